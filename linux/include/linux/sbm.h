@@ -1,0 +1,305 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SandBox Mode (SBM): run one function in an isolated environment that
+ * sees only the buffers its caller hands it.
+ *
+ * See Documentation/security/sandbox-mode.rst.
+ */
+#ifndef _LINUX_SBM_H
+#define _LINUX_SBM_H
+
+#include <linux/compiler.h>
+#include <linux/list.h>
+#include <linux/types.h>
+
+/**
+ * typedef sbm_func - a function that runs in the sandbox
+ * @data: the argument given to sbm_exec()
+ *
+ * Return: any value; sbm_exec() passes it back to its caller.
+ */
+typedef int (*sbm_func)(void *data);
+
+/**
+ * struct sbm - one sandbox instance
+ * @error:   sticky error; see sbm_error()
+ * @private: architecture-private state
+ * @bufs:    private copies of the caller's buffers
+ *
+ * The instance usually lives on the caller's stack, between sbm_init()
+ * and sbm_destroy(). Its fields are private to the SBM code.
+ */
+struct sbm {
+#ifdef CONFIG_SANDBOX_MODE
+	int error;
+	void *private;
+	struct list_head bufs;
+#endif
+};
+
+/* Directions of a buffer copy, for sbm_add_copy(). */
+#define SBM_BUF_IN	0x1
+#define SBM_BUF_OUT	0x2
+#define SBM_BUF_INOUT	(SBM_BUF_IN | SBM_BUF_OUT)
+
+#ifdef CONFIG_SANDBOX_MODE
+
+int sbm_init(struct sbm *sbm);
+void sbm_destroy(struct sbm *sbm);
+int sbm_exec(struct sbm *sbm, sbm_func func, void *data);
+void *sbm_add_copy(struct sbm *sbm, const void *buf, size_t size,
+		   unsigned int dir);
+void *sbm_add_map(struct sbm *sbm, const void *buf, size_t size,
+		  bool writable);
+
+/**
+ * sbm_error() - the sticky error of a sandbox instance
+ * @sbm: the instance
+ *
+ * Tells "the sandbox failed" apart from "the target function returned an
+ * error": once any SBM operation on @sbm fails (setup, allocation, mapping,
+ * abort of the target), every later operation fails with the same code
+ * without doing anything.
+ *
+ * Return: 0, or the first failure as a negative errno.
+ */
+static inline int sbm_error(const struct sbm *sbm)
+{
+	return sbm->error;
+}
+
+/*
+ * Architecture hooks. An architecture that implements them selects
+ * CONFIG_HAVE_ARCH_SBM; otherwise kernel/sbm/core.c supplies no-ops and
+ * the sandbox gives weak isolation.
+ */
+int arch_sbm_init(struct sbm *sbm);
+void arch_sbm_destroy(struct sbm *sbm);
+int arch_sbm_map_readonly(struct sbm *sbm, unsigned long start,
+			  unsigned long end);
+int arch_sbm_map_writable(struct sbm *sbm, unsigned long start,
+			  unsigned long end);
+int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data);
+
+#define __SBM_COPY(sbm, buf, size, dir)					\
+	((typeof((buf) + 0))sbm_add_copy(sbm, buf, size, dir))
+#define __SBM_MAP(sbm, buf, size, writable)				\
+	((typeof((buf) + 0))sbm_add_map(sbm, buf, size, writable))
+
+#else /* !CONFIG_SANDBOX_MODE */
+
+static inline int sbm_init(struct sbm *sbm)
+{
+	return 0;
+}
+
+static inline void sbm_destroy(struct sbm *sbm)
+{
+}
+
+static inline int sbm_error(const struct sbm *sbm)
+{
+	return 0;
+}
+
+static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
+{
+	return func(data);
+}
+
+#define __SBM_COPY(sbm, buf, size, dir)	((void)(sbm), (void)(size), (buf))
+#define __SBM_MAP(sbm, buf, size, writable)				\
+	((void)(sbm), (void)(size), (buf))
+
+#endif /* CONFIG_SANDBOX_MODE */
+
+/**
+ * SBM_COPY_IN() - give the sandbox a private copy of an input buffer
+ * @sbm:  sandbox instance
+ * @buf:  the caller's buffer
+ * @size: its size in bytes
+ *
+ * The copy is read-only for the target function. It is filled from @buf
+ * each time sbm_exec() runs, so @buf must stay valid until the last call.
+ *
+ * Return: the address of the copy, of the type of @buf (an array decays to
+ * a pointer to its first element); ZERO_SIZE_PTR if @size is 0; NULL if
+ * the instance has failed, in which case sbm_error() says why. Without
+ * CONFIG_SANDBOX_MODE, @buf itself.
+ */
+#define SBM_COPY_IN(sbm, buf, size)	__SBM_COPY(sbm, buf, size, SBM_BUF_IN)
+
+/**
+ * SBM_COPY_OUT() - give the sandbox a private output buffer
+ * @sbm:  sandbox instance
+ * @buf:  the caller's buffer
+ * @size: its size in bytes
+ *
+ * The copy starts zero-filled. Its first @size bytes are copied back to
+ * @buf after each call that the sandbox completes; an aborted call leaves
+ * @buf untouched.
+ *
+ * Return: as for SBM_COPY_IN().
+ */
+#define SBM_COPY_OUT(sbm, buf, size)	__SBM_COPY(sbm, buf, size, SBM_BUF_OUT)
+
+/**
+ * SBM_COPY_INOUT() - give the sandbox a private copy to update
+ * @sbm:  sandbox instance
+ * @buf:  the caller's buffer
+ * @size: its size in bytes
+ *
+ * Combines SBM_COPY_IN() and SBM_COPY_OUT(): filled from @buf before the
+ * call, copied back after a completed call.
+ *
+ * Return: as for SBM_COPY_IN().
+ */
+#define SBM_COPY_INOUT(sbm, buf, size)					\
+	__SBM_COPY(sbm, buf, size, SBM_BUF_INOUT)
+
+/**
+ * SBM_MAP_READONLY() - let the sandbox read caller memory in place
+ * @sbm:  sandbox instance
+ * @buf:  the caller's memory
+ * @size: its size in bytes
+ *
+ * Nothing is copied and there are no guard pages: every page that
+ * [@buf, @buf + @size) touches becomes readable at its own address. Use it
+ * for large data that the target only reads, knowing that the rest of
+ * those pages is exposed too.
+ *
+ * Return: @buf, of its own type; ZERO_SIZE_PTR if @size is 0; NULL if the
+ * instance has failed.
+ */
+#define SBM_MAP_READONLY(sbm, buf, size)	__SBM_MAP(sbm, buf, size, false)
+
+/**
+ * SBM_MAP_WRITABLE() - let the sandbox modify caller memory in place
+ * @sbm:  sandbox instance
+ * @buf:  the caller's memory
+ * @size: its size in bytes
+ *
+ * Like SBM_MAP_READONLY(), but the pages are writable, and a target that
+ * is aborted may leave them half-written.
+ *
+ * Return: as for SBM_MAP_READONLY().
+ */
+#define SBM_MAP_WRITABLE(sbm, buf, size)	__SBM_MAP(sbm, buf, size, true)
+
+/*
+ * Helpers for the call macros: the arguments are "type, name" pairs,
+ * zero to six of them.
+ */
+#define __SBM_NPAIRS(...)						\
+	__SBM_NPAIRS_(_, ##__VA_ARGS__, 6, _, 5, _, 4, _, 3, _, 2, _, 1, _, 0)
+#define __SBM_NPAIRS_(_, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6, \
+		      n, ...) n
+
+/* Apply m to each pair, separated by commas; "empty" if there is none. */
+#define __SBM_JOIN0(m, empty)		empty
+#define __SBM_JOIN1(m, empty, t, a)	m(t, a)
+#define __SBM_JOIN2(m, empty, t, a, ...)	m(t, a), __SBM_JOIN1(m, , __VA_ARGS__)
+#define __SBM_JOIN3(m, empty, t, a, ...)	m(t, a), __SBM_JOIN2(m, , __VA_ARGS__)
+#define __SBM_JOIN4(m, empty, t, a, ...)	m(t, a), __SBM_JOIN3(m, , __VA_ARGS__)
+#define __SBM_JOIN5(m, empty, t, a, ...)	m(t, a), __SBM_JOIN4(m, , __VA_ARGS__)
+#define __SBM_JOIN6(m, empty, t, a, ...)	m(t, a), __SBM_JOIN5(m, , __VA_ARGS__)
+#define __SBM_JOIN_(n, ...)		__SBM_JOIN##n(__VA_ARGS__)
+#define __SBM_JOIN(n, ...)		__SBM_JOIN_(n, __VA_ARGS__)
+
+/* Apply m to each pair, with nothing in between. */
+#define __SBM_EACH0(m)
+#define __SBM_EACH1(m, t, a)		m(t, a)
+#define __SBM_EACH2(m, t, a, ...)	m(t, a) __SBM_EACH1(m, __VA_ARGS__)
+#define __SBM_EACH3(m, t, a, ...)	m(t, a) __SBM_EACH2(m, __VA_ARGS__)
+#define __SBM_EACH4(m, t, a, ...)	m(t, a) __SBM_EACH3(m, __VA_ARGS__)
+#define __SBM_EACH5(m, t, a, ...)	m(t, a) __SBM_EACH4(m, __VA_ARGS__)
+#define __SBM_EACH6(m, t, a, ...)	m(t, a) __SBM_EACH5(m, __VA_ARGS__)
+#define __SBM_EACH_(n, ...)		__SBM_EACH##n(__VA_ARGS__)
+#define __SBM_EACH(n, ...)		__SBM_EACH_(n, __VA_ARGS__)
+
+#define __SBM_DECL(t, a)		t a
+#define __SBM_FIELD(t, a)		t a;
+#define __SBM_PARAM(t, a)		, t a
+#define __SBM_INIT(t, a)		.a = a,
+#define __SBM_ARG(t, a)			__sbm_args->a
+
+#define __SBM_PARAMS(...)						\
+	__SBM_JOIN(__SBM_NPAIRS(__VA_ARGS__), __SBM_DECL, void, ##__VA_ARGS__)
+
+#define __SBM_DEFINE_HELPER(f, n, ...)					\
+	struct __sbm_args_##f {						\
+		__SBM_EACH(n, __SBM_FIELD, ##__VA_ARGS__)		\
+	};								\
+	static __always_inline int __sbm_call_##f(struct sbm *__sbm	\
+		__SBM_EACH(n, __SBM_PARAM, ##__VA_ARGS__))		\
+	{								\
+		struct __sbm_args_##f __sbm_args = {			\
+			__SBM_EACH(n, __SBM_INIT, ##__VA_ARGS__)	\
+		};							\
+		return sbm_exec(__sbm, __sbm_thunk_##f, &__sbm_args);	\
+	}
+
+/**
+ * SBM_DEFINE_CALL() - declare the sandbox call helper of a function
+ * @f:   the function, which returns int
+ * @...: its parameters as type, name pairs (at most six)
+ *
+ * Declares the thunk of @f and the structure that carries its arguments,
+ * and defines an inline helper that stores the arguments in that structure
+ * on the caller's stack and runs the thunk with sbm_exec(). Usable in a
+ * header; pair it with SBM_DEFINE_THUNK() in one source file. A storage
+ * class written before the macro (``static``) applies to the thunk.
+ */
+#define SBM_DEFINE_CALL(f, ...)						\
+	int __sbm_thunk_##f(void *__sbm_data);				\
+	__SBM_DEFINE_HELPER(f, __SBM_NPAIRS(__VA_ARGS__), ##__VA_ARGS__)
+
+/**
+ * SBM_DEFINE_THUNK() - define the sandbox entry point of a function
+ * @f:   the function, which returns int
+ * @...: its parameters as type, name pairs, as given to SBM_DEFINE_CALL()
+ *
+ * Defines the thunk that unpacks the argument structure and calls @f. A
+ * storage class written before the macro applies to the thunk.
+ */
+#define SBM_DEFINE_THUNK(f, ...)					\
+	int __sbm_thunk_##f(void *__sbm_data)				\
+	{								\
+		struct __sbm_args_##f *__sbm_args __maybe_unused =	\
+			__sbm_data;					\
+		return f(__SBM_JOIN(__SBM_NPAIRS(__VA_ARGS__), __SBM_ARG, \
+				   , ##__VA_ARGS__));			\
+	}
+
+/**
+ * SBM_DEFINE_FUNC() - define a function together with its sandbox helpers
+ * @f:   the function to define; it returns int
+ * @...: its parameters as type, name pairs (at most six)
+ *
+ * Declares @f, defines its call helper and thunk, and ends with the head of
+ * @f, so that the body of @f follows the macro (or a semicolon, to declare
+ * only). A storage class written before the macro applies to @f and to its
+ * thunk::
+ *
+ *	static SBM_DEFINE_FUNC(parse, const u8 *, in, size_t, len, u32 *, out)
+ *	{
+ *		...
+ *	}
+ */
+#define SBM_DEFINE_FUNC(f, ...)						\
+	int __sbm_thunk_##f(void *__sbm_data), f(__SBM_PARAMS(__VA_ARGS__)); \
+	__SBM_DEFINE_HELPER(f, __SBM_NPAIRS(__VA_ARGS__), ##__VA_ARGS__) \
+	SBM_DEFINE_THUNK(f, ##__VA_ARGS__)				\
+	int f(__SBM_PARAMS(__VA_ARGS__))
+
+/**
+ * sbm_call() - call a function in the sandbox
+ * @sbm: sandbox instance
+ * @f:   a function with a helper from SBM_DEFINE_CALL() or SBM_DEFINE_FUNC()
+ * @...: its arguments
+ *
+ * Return: what sbm_exec() returns.
+ */
+#define sbm_call(sbm, f, ...)	__sbm_call_##f(sbm, ##__VA_ARGS__)
+
+#endif /* _LINUX_SBM_H */

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot build/CFG in QEMU with the serial console on stdout.
+#   boot.sh CFG [-i INITRD] [-t SECONDS] [KERNEL ARGS...]
+# TCG by default (nested KVM does not boot a 64-bit guest everywhere);
+# SBM_KVM=1 uses KVM where it works.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cfg=${1:?usage: boot.sh CONFIG [-i INITRD] [-t SECONDS] [ARGS...]}
+shift
+initrd=() timeout=${SBM_BOOT_TIMEOUT:-300}
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-i) initrd=(-initrd "$2"); shift 2 ;;
+	-t) timeout=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+
+kernel=$top/build/$cfg/arch/x86/boot/bzImage
+[ -f "$kernel" ] || { echo "boot: no $kernel; run tools/build.sh $cfg" >&2; exit 1; }
+accel=(-accel tcg -cpu max)
+if [ "${SBM_KVM:-0}" = 1 ]; then
+	accel=(-accel kvm -cpu host)
+fi
+bios=()
+[ -f /usr/share/qemu/qboot.rom ] && bios=(-bios /usr/share/qemu/qboot.rom)
+
+# The kernel powers the machine off when it is done (kunit_shutdown or the
+# initramfs); panic=-1 with -no-reboot turns a panic into an exit too.
+exec timeout --foreground -k 10 "$timeout" \
+	qemu-system-x86_64 "${accel[@]}" "${bios[@]}" -smp 2 -m 1G \
+	-nodefaults -display none -serial stdio -no-reboot \
+	-kernel "$kernel" "${initrd[@]}" \
+	-append "console=ttyS0 panic=-1 $*" < /dev/null
