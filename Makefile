@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: GPL-2.0
+# SandBox Mode for Linux 6.12: see README.md.
+
+CONFIGS := off weak strong
+
+.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo check clean
+
+all: test
+
+tree:
+	tools/deps.sh
+	tools/prepare-tree.sh
+
+build: $(addprefix build-,$(CONFIGS))
+
+$(addprefix build-,$(CONFIGS)): build-%: tree
+	tools/build.sh $*
+
+test:
+	tools/test.sh
+
+demo:
+	tools/demo.sh
+
+check: tree
+	tools/check.sh
+
+clean:
+	rm -rf build

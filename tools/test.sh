@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build every configuration, boot each in QEMU to run its KUnit suites, and
+# judge the logs. Ends with "N passed, N failed, N skipped" over all boots;
+# exits non-zero on any failed case, kernel trouble or unfinished boot.
+set -euo pipefail
+shopt -s inherit_errexit
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+# label:configuration:extra kernel arguments
+runs=(
+	"off:off:"
+	"weak:weak:"
+	"strong:strong:"
+)
+
+tools/deps.sh
+tools/prepare-tree.sh
+for cfg in $(printf '%s\n' "${runs[@]}" | cut -d: -f2 | sort -u); do
+	tools/build.sh "$cfg"
+done
+
+logs=()
+status=0
+for run in "${runs[@]}"; do
+	IFS=: read -r label cfg args <<< "$run"
+	log=build/$cfg/kunit-$label.log
+	echo "test: booting $label"
+	# shellcheck disable=SC2086 # $args is a list of kernel arguments
+	if ! tools/boot.sh "$cfg" -t "${SBM_BOOT_TIMEOUT:-300}" kunit_shutdown=poweroff $args > "$log" 2>&1; then
+		echo "test: $label: QEMU did not power off cleanly (see $log)"
+		status=1
+	fi
+	logs+=("$label=$log")
+done
+
+python3 tools/ktap.py "${logs[@]}" || status=1
+exit $status
