@@ -8,6 +8,7 @@
 #ifndef _LINUX_SBM_H
 #define _LINUX_SBM_H
 
+#include <linux/args.h>
 #include <linux/compiler.h>
 #include <linux/list.h>
 #include <linux/types.h>
@@ -107,9 +108,10 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	return func(data);
 }
 
-#define __SBM_COPY(sbm, buf, size, dir)	((void)(sbm), (void)(size), (buf))
+#define __SBM_COPY(sbm, buf, size, dir)					\
+	((void)(sbm), (void)(size), (void)(dir), (buf))
 #define __SBM_MAP(sbm, buf, size, writable)				\
-	((void)(sbm), (void)(size), (buf))
+	((void)(sbm), (void)(size), (void)(writable), (buf))
 
 #endif /* CONFIG_SANDBOX_MODE */
 
@@ -187,54 +189,71 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 #define SBM_MAP_WRITABLE(sbm, buf, size)	__SBM_MAP(sbm, buf, size, true)
 
 /*
- * Helpers for the call macros: the arguments are "type, name" pairs,
- * zero to six of them.
+ * Helpers for the call macros, which take their parameters as "type, name"
+ * pairs, zero to six of them. __SBM_JOIN() and __SBM_EACH() apply
+ * __SBM_<kind>(type, name) to every pair, with or without commas between
+ * the results; __SBM_ID() only groups tokens.
  */
-#define __SBM_NPAIRS(...)						\
-	__SBM_NPAIRS_(_, ##__VA_ARGS__, 6, _, 5, _, 4, _, 3, _, 2, _, 1, _, 0)
-#define __SBM_NPAIRS_(_, t1, a1, t2, a2, t3, a3, t4, a4, t5, a5, t6, a6, \
-		      n, ...) n
+#define __SBM_ID(...)			__VA_ARGS__
+#define __SBM_NPAIRS(...)		CONCATENATE(__SBM_HALF_, COUNT_ARGS(__VA_ARGS__))
+#define __SBM_HALF_0			0
+#define __SBM_HALF_2			1
+#define __SBM_HALF_4			2
+#define __SBM_HALF_6			3
+#define __SBM_HALF_8			4
+#define __SBM_HALF_10			5
+#define __SBM_HALF_12			6
 
-/* Apply m to each pair, separated by commas; "empty" if there is none. */
-#define __SBM_JOIN0(m, empty)		empty
-#define __SBM_JOIN1(m, empty, t, a)	m(t, a)
-#define __SBM_JOIN2(m, empty, t, a, ...)	m(t, a), __SBM_JOIN1(m, , __VA_ARGS__)
-#define __SBM_JOIN3(m, empty, t, a, ...)	m(t, a), __SBM_JOIN2(m, , __VA_ARGS__)
-#define __SBM_JOIN4(m, empty, t, a, ...)	m(t, a), __SBM_JOIN3(m, , __VA_ARGS__)
-#define __SBM_JOIN5(m, empty, t, a, ...)	m(t, a), __SBM_JOIN4(m, , __VA_ARGS__)
-#define __SBM_JOIN6(m, empty, t, a, ...)	m(t, a), __SBM_JOIN5(m, , __VA_ARGS__)
+#define __SBM_JOIN0(...)
+#define __SBM_JOIN1(kind, t, a)		__SBM_##kind(t, a)
+#define __SBM_JOIN2(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN1(kind, __VA_ARGS__))
+#define __SBM_JOIN3(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN2(kind, __VA_ARGS__))
+#define __SBM_JOIN4(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN3(kind, __VA_ARGS__))
+#define __SBM_JOIN5(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN4(kind, __VA_ARGS__))
+#define __SBM_JOIN6(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN5(kind, __VA_ARGS__))
 #define __SBM_JOIN_(n, ...)		__SBM_JOIN##n(__VA_ARGS__)
-#define __SBM_JOIN(n, ...)		__SBM_JOIN_(n, __VA_ARGS__)
+#define __SBM_JOIN(kind, ...)						\
+	__SBM_JOIN_(__SBM_NPAIRS(__VA_ARGS__), kind, __VA_ARGS__)
 
-/* Apply m to each pair, with nothing in between. */
-#define __SBM_EACH0(m)
-#define __SBM_EACH1(m, t, a)		m(t, a)
-#define __SBM_EACH2(m, t, a, ...)	m(t, a) __SBM_EACH1(m, __VA_ARGS__)
-#define __SBM_EACH3(m, t, a, ...)	m(t, a) __SBM_EACH2(m, __VA_ARGS__)
-#define __SBM_EACH4(m, t, a, ...)	m(t, a) __SBM_EACH3(m, __VA_ARGS__)
-#define __SBM_EACH5(m, t, a, ...)	m(t, a) __SBM_EACH4(m, __VA_ARGS__)
-#define __SBM_EACH6(m, t, a, ...)	m(t, a) __SBM_EACH5(m, __VA_ARGS__)
+#define __SBM_EACH0(...)
+#define __SBM_EACH1(kind, t, a)		__SBM_##kind(t, a)
+#define __SBM_EACH2(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH1(kind, __VA_ARGS__))
+#define __SBM_EACH3(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH2(kind, __VA_ARGS__))
+#define __SBM_EACH4(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH3(kind, __VA_ARGS__))
+#define __SBM_EACH5(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH4(kind, __VA_ARGS__))
+#define __SBM_EACH6(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH5(kind, __VA_ARGS__))
 #define __SBM_EACH_(n, ...)		__SBM_EACH##n(__VA_ARGS__)
-#define __SBM_EACH(n, ...)		__SBM_EACH_(n, __VA_ARGS__)
+#define __SBM_EACH(kind, ...)						\
+	__SBM_EACH_(__SBM_NPAIRS(__VA_ARGS__), kind, __VA_ARGS__)
 
-#define __SBM_DECL(t, a)		t a
-#define __SBM_FIELD(t, a)		t a;
-#define __SBM_PARAM(t, a)		, t a
-#define __SBM_INIT(t, a)		.a = a,
-#define __SBM_ARG(t, a)			__sbm_args->a
+/* What each kind makes of a "type, name" pair. */
+#define __SBM_DECL(type, name)		__SBM_ID(type name)
+#define __SBM_FIELD(type, name)		__SBM_ID(type name;)
+#define __SBM_PARAM(type, name)		__SBM_ID(, type name)
+#define __SBM_STORE(type, name)		__SBM_ID((type)name)
+#define __SBM_LOAD(type, name)		__SBM_ID((type)__sbm_args.name)
 
+/* A parameter list: "void" when there are no parameters. */
+#define __SBM_VOID_0			void
+#define __SBM_VOID_1
+#define __SBM_VOID_2
+#define __SBM_VOID_3
+#define __SBM_VOID_4
+#define __SBM_VOID_5
+#define __SBM_VOID_6
 #define __SBM_PARAMS(...)						\
-	__SBM_JOIN(__SBM_NPAIRS(__VA_ARGS__), __SBM_DECL, void, ##__VA_ARGS__)
+	__SBM_ID(__SBM_JOIN(DECL, __VA_ARGS__)				\
+		 CONCATENATE(__SBM_VOID_, __SBM_NPAIRS(__VA_ARGS__)))
 
-#define __SBM_DEFINE_HELPER(f, n, ...)					\
+#define __SBM_DEFINE_HELPER(f, ...)					\
 	struct __sbm_args_##f {						\
-		__SBM_EACH(n, __SBM_FIELD, ##__VA_ARGS__)		\
+		__SBM_EACH(FIELD, __VA_ARGS__)		\
 	};								\
 	static __always_inline int __sbm_call_##f(struct sbm *__sbm	\
-		__SBM_EACH(n, __SBM_PARAM, ##__VA_ARGS__))		\
+		__SBM_EACH(PARAM, __VA_ARGS__))		\
 	{								\
 		struct __sbm_args_##f __sbm_args = {			\
-			__SBM_EACH(n, __SBM_INIT, ##__VA_ARGS__)	\
+			__SBM_JOIN(STORE, __VA_ARGS__)			\
 		};							\
 		return sbm_exec(__sbm, __sbm_thunk_##f, &__sbm_args);	\
 	}
@@ -252,7 +271,7 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
  */
 #define SBM_DEFINE_CALL(f, ...)						\
 	int __sbm_thunk_##f(void *__sbm_data);				\
-	__SBM_DEFINE_HELPER(f, __SBM_NPAIRS(__VA_ARGS__), ##__VA_ARGS__)
+	__SBM_DEFINE_HELPER(f, __VA_ARGS__)
 
 /**
  * SBM_DEFINE_THUNK() - define the sandbox entry point of a function
@@ -265,10 +284,10 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 #define SBM_DEFINE_THUNK(f, ...)					\
 	int __sbm_thunk_##f(void *__sbm_data)				\
 	{								\
-		struct __sbm_args_##f *__sbm_args __maybe_unused =	\
-			__sbm_data;					\
-		return f(__SBM_JOIN(__SBM_NPAIRS(__VA_ARGS__), __SBM_ARG, \
-				   , ##__VA_ARGS__));			\
+		struct __sbm_args_##f __sbm_args __maybe_unused =	\
+			*(struct __sbm_args_##f *)__sbm_data;		\
+									\
+		return f(__SBM_JOIN(LOAD, __VA_ARGS__));		\
 	}
 
 /**
@@ -288,8 +307,8 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
  */
 #define SBM_DEFINE_FUNC(f, ...)						\
 	int __sbm_thunk_##f(void *__sbm_data), f(__SBM_PARAMS(__VA_ARGS__)); \
-	__SBM_DEFINE_HELPER(f, __SBM_NPAIRS(__VA_ARGS__), ##__VA_ARGS__) \
-	SBM_DEFINE_THUNK(f, ##__VA_ARGS__)				\
+	__SBM_DEFINE_HELPER(f, __VA_ARGS__)				\
+	SBM_DEFINE_THUNK(f, __VA_ARGS__)				\
 	int f(__SBM_PARAMS(__VA_ARGS__))
 
 /**

@@ -13,6 +13,7 @@
 #include <kunit/static_stub.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
+#include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sbm.h>
@@ -59,8 +60,8 @@ static int sbm_check_range(const void *buf, size_t size, unsigned long *end,
 	}
 	if (check_add_overflow((unsigned long)buf, size, end) ||
 	    PAGE_ALIGN(*end) < *end) {
-		pr_warn_ratelimited("%pS: buffer %px of %zu bytes wraps around\n",
-				    (void *)caller, buf, size);
+		pr_warn_ratelimited("%pS: buffer of %zu bytes wraps around\n",
+				    (void *)caller, size);
 		return -EOVERFLOW;
 	}
 	return 0;
@@ -279,6 +280,13 @@ int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 EXPORT_SYMBOL_GPL(sbm_exec);
 
 #ifndef CONFIG_HAVE_ARCH_SBM
+static int __init sbm_announce(void)
+{
+	pr_info("weak isolation: private guarded buffers, no arch support\n");
+	return 0;
+}
+late_initcall(sbm_announce);
+
 /*
  * Without architecture support the target shares the caller's address
  * space: the hooks have nothing to do.

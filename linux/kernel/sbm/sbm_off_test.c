@@ -51,7 +51,7 @@ static void target_called_directly(struct kunit *test)
 static void macros_return_caller_pointers(struct kunit *test)
 {
 	u32 words[5], *cursor = words;
-	const char text[] = "abc";
+	static const char text[] = "abc";
 	struct sbm sbm;
 
 	KUNIT_EXPECT_EQ(test, sbm_init(&sbm), 0);
@@ -81,6 +81,7 @@ static struct kunit_suite sbm_off_test_suite = {
 	.name = "sandbox_mode_off",
 	.test_cases = sbm_off_test_cases,
 };
+
 kunit_test_suite(sbm_off_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the SandBox Mode API without SandBox Mode");

@@ -618,7 +618,8 @@ static void expect_guarded_copy(struct kunit *test, const void *copy,
 	KUNIT_EXPECT_NOT_NULL(test, vmalloc_to_page(copy));
 	KUNIT_EXPECT_NOT_NULL(test, vmalloc_to_page(copy + size - 1));
 	KUNIT_EXPECT_NULL(test, vmalloc_to_page((void *)addr - PAGE_SIZE));
-	KUNIT_EXPECT_NULL(test, vmalloc_to_page((void *)PAGE_ALIGN(addr + size)));
+	KUNIT_EXPECT_NULL(test,
+			  vmalloc_to_page((void *)PAGE_ALIGN(addr + size)));
 }
 
 /* Row 20 */
@@ -744,8 +745,8 @@ static void destroy_without_call(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
 	out = SBM_COPY_OUT(&sbm, f.buf, sizeof(f.buf));
 	KUNIT_EXPECT_NOT_NULL(test, out);
-	KUNIT_EXPECT_NOT_NULL(test, SBM_COPY_IN(&sbm, f.after,
-						 sizeof(f.after)));
+	KUNIT_EXPECT_NOT_NULL(test,
+			      SBM_COPY_IN(&sbm, f.after, sizeof(f.after)));
 	KUNIT_EXPECT_NOT_NULL(test, SBM_MAP_READONLY(&sbm, f.before,
 						     sizeof(f.before)));
 	KUNIT_EXPECT_TRUE(test, all_bytes(out, sizeof(f.buf), 0));
@@ -870,7 +871,7 @@ static void macro_arguments(struct kunit *test)
 {
 	struct sbm *sbm = test->priv;
 	u32 words[4] = { }, *cursor = words;
-	const char text[] = "abc";
+	static const char text[] = "abc";
 
 	BUILD_BUG_ON(!__same_type(SBM_COPY_IN(sbm, text, 1), const char *));
 	BUILD_BUG_ON(!__same_type(SBM_COPY_OUT(sbm, words, 1), u32 *));
@@ -959,6 +960,7 @@ static struct kunit_suite sbm_test_suite = {
 	.exit = sbm_test_exit,
 	.test_cases = sbm_test_cases,
 };
+
 kunit_test_suite(sbm_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SandBox Mode");

@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The demo scene: a parser that runs in SandBox Mode, fed from user space
+# through the sbm_demo sample (samples/sbm/sbm_demo.c).
+demo=/sys/kernel/debug/sbm_demo
+
+caption() {
+	echo
+	echo "=== $* ==="
+}
+
+parse() {
+	echo "\$ echo '$1' > $demo/parse; cat $demo/parse"
+	printf '%s' "$1" > $demo/parse
+	cat $demo/parse
+}
+
+caption "SandBox Mode on Linux $(uname -r)"
+dmesg | sed -n 's/^\[[ 0-9.]*\] \(sbm: .*isolation.*\)/\1/p'
+
+caption "1. A sandboxed parser with good input"
+echo "The parser sees only a private copy of the text and an output buffer."
+parse "width=640 height=480 depth=24"
+
+caption "2. The same parser with bad input"
+echo "The parser's own error comes back; the sandbox itself is fine."
+parse "width=640 height=oops"
+parse "a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9"
+
+caption "3. Self-test results at boot (KUnit)"
+for r in /sys/kernel/debug/kunit/*/results; do
+	suite=$(basename "$(dirname "$r")")
+	pass=$(grep -c '^    ok [0-9]* [a-z_0-9]*$' "$r")
+	skip=$(grep -c '^    ok .* # SKIP' "$r")
+	fail=$(grep -c '^    not ok' "$r")
+	echo "$suite: $pass passed, $fail failed, $skip skipped"
+done
