@@ -211,9 +211,8 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 #define __SBM_JOIN4(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN3(kind, __VA_ARGS__))
 #define __SBM_JOIN5(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN4(kind, __VA_ARGS__))
 #define __SBM_JOIN6(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a), __SBM_JOIN5(kind, __VA_ARGS__))
-#define __SBM_JOIN_(n, ...)		__SBM_JOIN##n(__VA_ARGS__)
 #define __SBM_JOIN(kind, ...)						\
-	__SBM_JOIN_(__SBM_NPAIRS(__VA_ARGS__), kind, __VA_ARGS__)
+	CONCATENATE(__SBM_JOIN, __SBM_NPAIRS(__VA_ARGS__))(kind, __VA_ARGS__)
 
 #define __SBM_EACH0(...)
 #define __SBM_EACH1(kind, t, a)		__SBM_##kind(t, a)
@@ -222,9 +221,8 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 #define __SBM_EACH4(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH3(kind, __VA_ARGS__))
 #define __SBM_EACH5(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH4(kind, __VA_ARGS__))
 #define __SBM_EACH6(kind, t, a, ...)	__SBM_ID(__SBM_##kind(t, a) __SBM_EACH5(kind, __VA_ARGS__))
-#define __SBM_EACH_(n, ...)		__SBM_EACH##n(__VA_ARGS__)
 #define __SBM_EACH(kind, ...)						\
-	__SBM_EACH_(__SBM_NPAIRS(__VA_ARGS__), kind, __VA_ARGS__)
+	CONCATENATE(__SBM_EACH, __SBM_NPAIRS(__VA_ARGS__))(kind, __VA_ARGS__)
 
 /* What each kind makes of a "type, name" pair. */
 #define __SBM_DECL(type, name)		__SBM_ID(type name)

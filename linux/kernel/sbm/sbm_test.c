@@ -101,6 +101,11 @@ static SBM_DEFINE_FUNC(return_value, int, val)
 	return val;
 }
 
+static SBM_DEFINE_FUNC(no_args)
+{
+	return 1234;
+}
+
 static SBM_DEFINE_FUNC(set_flag, bool *, ran)
 {
 	*ran = true;
@@ -883,6 +888,7 @@ static void macro_arguments(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, cursor, &words[2]);
 	KUNIT_EXPECT_EQ(test, sbm_call(sbm, return_value, -EBADMSG), -EBADMSG);
 	KUNIT_EXPECT_EQ(test, sbm_call(sbm, return_value, 7), 7);
+	KUNIT_EXPECT_EQ(test, sbm_call(sbm, no_args), 1234);
 }
 
 /* Mapped memory is shared in place, at the caller's address. */
