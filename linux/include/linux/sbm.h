@@ -26,6 +26,7 @@ typedef int (*sbm_func)(void *data);
  * @error:   sticky error; see sbm_error()
  * @private: architecture-private state
  * @bufs:    private copies of the caller's buffers
+ * @caller:  where the running call was made from, for reports
  *
  * The instance usually lives on the caller's stack, between sbm_init()
  * and sbm_destroy(). Its fields are private to the SBM code.
@@ -35,6 +36,7 @@ struct sbm {
 	int error;
 	void *private;
 	struct list_head bufs;
+	unsigned long caller;
 #endif
 };
 
@@ -81,6 +83,24 @@ int arch_sbm_map_readonly(struct sbm *sbm, unsigned long start,
 int arch_sbm_map_writable(struct sbm *sbm, unsigned long start,
 			  unsigned long end);
 int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data);
+
+/**
+ * struct sbm_abort - why and where the architecture stopped a sandbox
+ * @err:      the error that the call fails with, such as -EFAULT
+ * @reason:   what happened, in a few words
+ * @ip:       the instruction pointer of the target
+ * @addr:     the address involved, if @has_addr
+ * @has_addr: whether @addr means anything
+ */
+struct sbm_abort {
+	int err;
+	const char *reason;
+	unsigned long ip;
+	unsigned long addr;
+	bool has_addr;
+};
+
+void sbm_abort(struct sbm *sbm, sbm_func func, const struct sbm_abort *abort);
 
 #define __SBM_COPY(sbm, buf, size, dir)					\
 	((typeof((buf) + 0))sbm_add_copy(sbm, buf, size, dir))

@@ -264,6 +264,7 @@ int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	if (sbm->error)
 		return sbm->error;
 
+	sbm->caller = _RET_IP_;
 	list_for_each_entry(buf, &sbm->bufs, list)
 		if (buf->dir & SBM_BUF_IN)
 			memcpy(buf->copy, buf->caller, buf->size);

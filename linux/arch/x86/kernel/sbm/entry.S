@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86-64 SandBox Mode: switching to and from the sandbox.
+ *
+ * While a sandbox runs, the CPU uses the sandbox page tables and an IDT of
+ * its own whose every vector leads to sbm_entry_common(). That code saves
+ * the sandbox registers on the context page, puts back the kernel's CR3,
+ * IDT and GS, and returns from x86_sbm_enter() on the kernel stack, so the
+ * C code sees each event as a return and decides what to do with it.
+ *
+ * All of this lives in .entry.text, which the sandbox page tables map for
+ * the supervisor only.
+ */
+
+#include <linux/linkage.h>
+#include <asm/asm.h>
+#include <asm/ibt.h>
+#include <asm/msr-index.h>
+#include <asm/nospec-branch.h>
+#include <asm/page_types.h>
+#include <asm/sbm.h>
+#include <asm/trapnr.h>
+#include <asm/unwind_hints.h>
+
+	.section .entry.text, "ax"
+
+/*
+ * void x86_sbm_enter(struct x86_sbm_ctx *ctx)
+ *
+ * Run the sandbox from the frame at the top of the context page until an
+ * event stops it. Called with interrupts disabled; the sandbox runs with
+ * them enabled, as its frame says.
+ */
+SYM_FUNC_START(x86_sbm_enter)
+	pushq	%rbp
+	pushq	%rbx
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	movq	%rsp, SBM_CTX_KERNEL_RSP(%rdi)
+
+	/* From here on, an NMI finds a stack that both page tables map. */
+	leaq	(PAGE_SIZE - SBM_FRAME_SIZE)(%rdi), %rsp
+	UNWIND_HINT_END_OF_STACK
+	lidt	SBM_CTX_SANDBOX_IDT(%rdi)
+	movq	SBM_CTX_SANDBOX_CR3(%rdi), %rax
+	movq	%rax, %cr3
+
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbp
+	popq	%rbx
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rax
+	popq	%rcx
+	popq	%rdx
+	popq	%rsi
+	popq	%rdi
+	addq	$16, %rsp		/* vector and error code */
+	UNWIND_HINT_IRET_REGS
+	iretq
+SYM_FUNC_END(x86_sbm_enter)
+
+/*
+ * Every vector of the sandbox IDT: push a zero where the CPU pushes no
+ * error code, push the vector number, go to the common code.
+ */
+	.align SBM_IDT_STUB_SIZE
+SYM_CODE_START(x86_sbm_idt_stubs)
+	vector = 0
+	.rept 256
+	.if (vector == X86_TRAP_DF) || (vector >= X86_TRAP_TS && vector <= X86_TRAP_PF) || \
+	    (vector == X86_TRAP_AC) || (vector == X86_TRAP_CP) || (vector == X86_TRAP_VC) || \
+	    (vector == 30)
+	UNWIND_HINT_IRET_REGS offset=8
+0:
+	ENDBR
+	.else
+	UNWIND_HINT_IRET_REGS
+0:
+	ENDBR
+	pushq	$0
+	.endif
+	.byte	0x6a, vector		/* push, sign-extended */
+	jmp	sbm_entry_common
+	/* A negative count here means the stub outgrew its slot. */
+	.fill 0b + SBM_IDT_STUB_SIZE - ., 1, 0xcc
+	vector = vector + 1
+	.endr
+SYM_CODE_END(x86_sbm_idt_stubs)
+
+SYM_CODE_START_LOCAL(sbm_entry_common)
+	UNWIND_HINT_IRET_REGS offset=16
+	testb	$3, 24(%rsp)		/* CS in the IRET frame */
+	jz	.Lfrom_kernel
+
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	UNWIND_HINT_END_OF_STACK
+
+	movq	%rsp, %rdi
+	andq	$PAGE_MASK, %rdi
+	movq	%cr2, %rax
+	movq	%rax, SBM_CTX_CR2(%rdi)
+	movq	SBM_CTX_KERNEL_CR3(%rdi), %rax
+	movq	%rax, %cr3
+	lidt	SBM_CTX_KERNEL_IDT(%rdi)
+
+	/* The sandbox may have loaded GS or changed its base. */
+	movl	SBM_CTX_KERNEL_GS(%rdi), %eax
+	movl	%eax, %gs
+	movl	$MSR_GS_BASE, %ecx
+	movl	SBM_CTX_KERNEL_GSBASE(%rdi), %eax
+	movl	SBM_CTX_KERNEL_GSBASE+4(%rdi), %edx
+	wrmsr
+
+	movq	SBM_CTX_KERNEL_RSP(%rdi), %rsp
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	RET
+
+.Lfrom_kernel:
+	/*
+	 * An event while switching to or from the sandbox, on the context
+	 * page's stack: serve NMI, #DB and #MC with the kernel's CR3 and
+	 * IDT, then put back whatever CR3 and IDT were found. Anything else
+	 * here is a bug in this file.
+	 */
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rdi
+	movq	%rsp, %rdi
+	andq	$PAGE_MASK, %rdi
+	movq	%cr3, %rax
+	pushq	%rax
+	subq	$16, %rsp
+	sidt	(%rsp)
+	movq	SBM_CTX_KERNEL_CR3(%rdi), %rax
+	movq	%rax, %cr3
+	lidt	SBM_CTX_KERNEL_IDT(%rdi)
+
+	movzbl	(7 * 8)(%rsp), %eax	/* vector */
+	cmpl	$X86_TRAP_NMI, %eax
+	je	.Lnmi
+	cmpl	$X86_TRAP_DB, %eax
+	je	.Ldb
+	cmpl	$X86_TRAP_MC, %eax
+	je	.Lmc
+	ud2
+.Lnmi:
+	int	$X86_TRAP_NMI
+	jmp	.Lserved
+.Ldb:
+	int	$X86_TRAP_DB
+	jmp	.Lserved
+.Lmc:
+	int	$X86_TRAP_MC
+.Lserved:
+	lidt	(%rsp)
+	addq	$16, %rsp
+	popq	%rax
+	movq	%rax, %cr3
+	popq	%rdi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
+	addq	$16, %rsp
+	iretq
+SYM_CODE_END(sbm_entry_common)
+
+	.text
+/*
+ * One stub per vector that serves an interrupt which stopped the sandbox:
+ * "sti; int $vector" in the kernel's own context, so that the kernel's
+ * handler runs as for any interrupt of kernel code, preemption included.
+ * The STI shadow keeps a migration from coming in between.
+ */
+	.align SBM_RAISE_STUB_SIZE
+SYM_CODE_START(x86_sbm_raise_stubs)
+	vector = 0
+	.rept 256
+	UNWIND_HINT_FUNC
+0:
+	ENDBR
+	sti
+	.byte	0xcd, vector		/* int $vector */
+	RET
+	.fill 0b + SBM_RAISE_STUB_SIZE - ., 1, 0xcc
+	vector = vector + 1
+	.endr
+SYM_CODE_END(x86_sbm_raise_stubs)

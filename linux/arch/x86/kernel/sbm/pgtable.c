@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * x86-64 SandBox Mode: the page tables of a sandbox.
+ *
+ * A sandbox sees, at their kernel addresses:
+ *
+ * - kernel text, user-executable and read-only, except the entry text,
+ *   which only the supervisor may execute;
+ * - kernel read-only data, user-readable;
+ * - the sandbox IDT, readable by the supervisor;
+ * - the CPU entry area (GDT, TSS, entry and exception stacks), for the
+ *   supervisor, shared with the kernel's own page tables;
+ * - what each instance adds: its buffers, its stack, its context page and
+ *   the state that compiled kernel code reads (see core.c).
+ *
+ * Everything in the kernel image's top-level slot comes from a template
+ * built once at boot and shared by every instance; that slot holds nothing
+ * an instance adds. No entry is global, so nothing of a sandbox survives
+ * in the TLB of the kernel's PCID.
+ */
+
+#define pr_fmt(fmt) "sbm: " fmt
+
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <asm/cpu_entry_area.h>
+#include <asm/pgtable.h>
+#include <asm/sections.h>
+#include <asm/trap_pf.h>
+
+#include "sbm.h"
+
+static struct sbm_pgtable sbm_template;
+static p4d_t sbm_image_p4d;
+
+static void *sbm_alloc_table(struct sbm_pgtable *pt)
+{
+	struct page *page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+
+	if (!page)
+		return NULL;
+	list_add(&page->lru, &pt->tables);
+	return page_address(page);
+}
+
+/* The P4D entry of @addr, allocating the P4D table with 5-level paging. */
+static p4d_t *sbm_p4d(struct sbm_pgtable *pt, unsigned long addr)
+{
+	pgd_t *pgd = pt->pgd + pgd_index(addr);
+
+	if (pgtable_l5_enabled() && !(pgd_val(*pgd) & _PAGE_PRESENT)) {
+		void *table = sbm_alloc_table(pt);
+
+		if (!table)
+			return NULL;
+		WRITE_ONCE(*pgd, __pgd(__pa(table) | _PAGE_TABLE));
+	}
+	return p4d_offset(pgd, addr);
+}
+
+static pte_t *sbm_pte(struct sbm_pgtable *pt, unsigned long addr)
+{
+	p4d_t *p4d = sbm_p4d(pt, addr);
+	void *table;
+	pud_t *pud;
+	pmd_t *pmd;
+
+	if (!p4d)
+		return NULL;
+	if (!(p4d_val(*p4d) & _PAGE_PRESENT)) {
+		table = sbm_alloc_table(pt);
+		if (!table)
+			return NULL;
+		WRITE_ONCE(*p4d, __p4d(__pa(table) | _PAGE_TABLE));
+	}
+	pud = pud_offset(p4d, addr);
+	if (!(pud_val(*pud) & _PAGE_PRESENT)) {
+		table = sbm_alloc_table(pt);
+		if (!table)
+			return NULL;
+		WRITE_ONCE(*pud, __pud(__pa(table) | _PAGE_TABLE));
+	}
+	pmd = pmd_offset(pud, addr);
+	if (!(pmd_val(*pmd) & _PAGE_PRESENT)) {
+		table = sbm_alloc_table(pt);
+		if (!table)
+			return NULL;
+		WRITE_ONCE(*pmd, __pmd(__pa(table) | _PAGE_TABLE));
+	}
+	return pte_offset_kernel(pmd, addr);
+}
+
+/*
+ * Map one page. A page that is already mapped keeps the union of the old
+ * and new permissions: a caller may share writable what is readable.
+ */
+static int sbm_map_page(struct sbm_pgtable *pt, unsigned long addr,
+			unsigned long pfn, pteval_t prot)
+{
+	pte_t *pte = sbm_pte(pt, addr);
+	pteval_t old;
+
+	if (!pte)
+		return -ENOMEM;
+	old = pte_flags(*pte);
+	if (old & _PAGE_PRESENT) {
+		if (pte_pfn(*pte) != pfn)
+			return -EINVAL;
+		prot = (prot | old) & ~(_PAGE_NX & ~(prot & old));
+	}
+	WRITE_ONCE(*pte, pfn_pte(pfn, __pgprot(prot)));
+	return 0;
+}
+
+static bool sbm_in_image_slot(unsigned long addr)
+{
+	return pgd_index(addr) == pgd_index(__START_KERNEL_map) &&
+	       (!pgtable_l5_enabled() ||
+		p4d_index(addr) == p4d_index(__START_KERNEL_map));
+}
+
+/* The page frame behind a kernel virtual address, whatever maps it. */
+static int sbm_kernel_pfn(unsigned long addr, unsigned long *pfn)
+{
+	unsigned int level;
+	pte_t *pte = lookup_address(addr, &level);
+
+	if (!pte || !(pte_val(*pte) & _PAGE_PRESENT))
+		return -EFAULT;
+	switch (level) {
+	case PG_LEVEL_4K:
+		*pfn = pte_pfn(*pte);
+		break;
+	case PG_LEVEL_2M:
+		*pfn = pmd_pfn(*(pmd_t *)pte) + ((addr & ~PMD_MASK) >> PAGE_SHIFT);
+		break;
+	case PG_LEVEL_1G:
+		*pfn = pud_pfn(*(pud_t *)pte) + ((addr & ~PUD_MASK) >> PAGE_SHIFT);
+		break;
+	default:
+		return -EFAULT;
+	}
+	return 0;
+}
+
+/**
+ * sbm_map_kernel_range() - make kernel memory visible in a sandbox
+ * @pt:    the sandbox page tables
+ * @start: first address, page-aligned
+ * @end:   end address, page-aligned
+ * @prot:  SBM_USER_* or SBM_KERNEL_* permissions
+ *
+ * Return: 0; -EINVAL for memory in the kernel image's slot, which all
+ * sandboxes share; -EFAULT for an unmapped address; -ENOMEM.
+ */
+int sbm_map_kernel_range(struct sbm_pgtable *pt, unsigned long start,
+			 unsigned long end, pteval_t prot)
+{
+	unsigned long addr, pfn;
+	int err;
+
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		if (sbm_in_image_slot(addr))
+			return -EINVAL;
+		err = sbm_kernel_pfn(addr, &pfn);
+		if (!err)
+			err = sbm_map_page(pt, addr, pfn, prot);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * sbm_user_access_ok() - would the sandbox page tables allow an access?
+ * @pt:         the sandbox page tables
+ * @addr:       the address
+ * @error_code: the page-fault error code that describes the access
+ *
+ * A fault on an access that the tables allow comes from a stale TLB entry,
+ * typically a global kernel mapping of the same address.
+ *
+ * Return: true if a user-mode access of that kind is allowed.
+ */
+bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
+			unsigned long error_code)
+{
+	pgd_t *pgd = pt->pgd + pgd_index(addr);
+	pteval_t all = _PAGE_USER | _PAGE_RW, nx = 0, val;
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd;
+	pte_t *pte;
+
+	if (!(pgd_val(*pgd) & _PAGE_PRESENT))
+		return false;
+	p4d = p4d_offset(pgd, addr);
+	val = p4d_val(*p4d);
+	if (!(val & _PAGE_PRESENT))
+		return false;
+	all &= val;
+	nx |= val & _PAGE_NX;
+	pud = pud_offset(p4d, addr);
+	val = pud_val(*pud);
+	if (!(val & _PAGE_PRESENT) || (val & _PAGE_PSE))
+		return false;
+	all &= val;
+	nx |= val & _PAGE_NX;
+	pmd = pmd_offset(pud, addr);
+	val = pmd_val(*pmd);
+	if (!(val & _PAGE_PRESENT) || (val & _PAGE_PSE))
+		return false;
+	all &= val;
+	nx |= val & _PAGE_NX;
+	pte = pte_offset_kernel(pmd, addr);
+	val = pte_val(*pte);
+	if (!(val & _PAGE_PRESENT))
+		return false;
+	all &= val;
+	nx |= val & _PAGE_NX;
+
+	if (!(all & _PAGE_USER))
+		return false;
+	if ((error_code & X86_PF_WRITE) && !(all & _PAGE_RW))
+		return false;
+	return !((error_code & X86_PF_INSTR) && nx);
+}
+
+/**
+ * sbm_pgtable_init() - start the page tables of a new sandbox
+ * @pt: the page tables to set up
+ *
+ * Return: 0 or -ENOMEM; call sbm_pgtable_free() in both cases.
+ */
+int sbm_pgtable_init(struct sbm_pgtable *pt)
+{
+	unsigned long cea = CPU_ENTRY_AREA_BASE;
+	p4d_t *p4d;
+
+	INIT_LIST_HEAD(&pt->tables);
+	pt->pgd = sbm_alloc_table(pt);
+	if (!pt->pgd)
+		return -ENOMEM;
+
+	p4d = sbm_p4d(pt, __START_KERNEL_map);
+	if (!p4d)
+		return -ENOMEM;
+	WRITE_ONCE(*p4d, sbm_image_p4d);
+
+	p4d = sbm_p4d(pt, cea);
+	if (!p4d)
+		return -ENOMEM;
+	WRITE_ONCE(*p4d, *p4d_offset(pgd_offset_k(cea), cea));
+	return 0;
+}
+
+/**
+ * sbm_pgtable_free() - free the page tables of a sandbox
+ * @pt: the page tables
+ *
+ * Frees the tables that belong to @pt only, not the shared template.
+ */
+void sbm_pgtable_free(struct sbm_pgtable *pt)
+{
+	struct page *page, *next;
+
+	list_for_each_entry_safe(page, next, &pt->tables, lru) {
+		list_del(&page->lru);
+		__free_page(page);
+	}
+	pt->pgd = NULL;
+}
+
+static int sbm_template_map(unsigned long start, unsigned long end,
+			    pteval_t prot)
+{
+	unsigned long addr;
+	int err;
+
+	for (addr = start & PAGE_MASK; addr < end; addr += PAGE_SIZE) {
+		err = sbm_map_page(&sbm_template, addr,
+				   __pa_symbol(addr) >> PAGE_SHIFT, prot);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * sbm_pgtable_template_init() - build the part that all sandboxes share
+ * @idt: the sandbox IDT, a page in the kernel image
+ *
+ * Return: 0 or a negative errno.
+ */
+int sbm_pgtable_template_init(const gate_desc *idt)
+{
+	/* The entry text is PMD-aligned: its pages hold nothing else. */
+	unsigned long entry_start = (unsigned long)__entry_text_start & PAGE_MASK;
+	unsigned long entry_end = PAGE_ALIGN((unsigned long)__entry_text_end);
+	int err;
+
+	if (sbm_in_image_slot(CPU_ENTRY_AREA_BASE) ||
+	    !sbm_in_image_slot((unsigned long)__end_rodata))
+		return -EOPNOTSUPP;
+
+	INIT_LIST_HEAD(&sbm_template.tables);
+	sbm_template.pgd = sbm_alloc_table(&sbm_template);
+	if (!sbm_template.pgd)
+		return -ENOMEM;
+
+	err = sbm_template_map((unsigned long)_stext, entry_start,
+			       SBM_USER_EXEC);
+	if (!err)
+		err = sbm_template_map(entry_start, entry_end, SBM_KERNEL_EXEC);
+	if (!err)
+		err = sbm_template_map(entry_end, (unsigned long)_etext,
+				       SBM_USER_EXEC);
+	if (!err)
+		err = sbm_template_map((unsigned long)__start_rodata,
+				       (unsigned long)__end_rodata, SBM_USER_RO);
+	if (!err)
+		err = sbm_template_map((unsigned long)idt,
+				       (unsigned long)idt + PAGE_SIZE,
+				       SBM_KERNEL_RO);
+	if (err) {
+		sbm_pgtable_free(&sbm_template);
+		return err;
+	}
+	sbm_image_p4d = *sbm_p4d(&sbm_template, __START_KERNEL_map);
+	return 0;
+}
