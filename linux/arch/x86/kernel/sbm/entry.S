@@ -13,6 +13,7 @@
  */
 
 #include <linux/linkage.h>
+#include <linux/objtool.h>
 #include <asm/asm.h>
 #include <asm/ibt.h>
 #include <asm/msr-index.h>
@@ -38,11 +39,25 @@ SYM_FUNC_START(x86_sbm_enter)
 	pushq	%r13
 	pushq	%r14
 	pushq	%r15
+	/* sbm_entry_common() returns from this call when the sandbox stops. */
+	UNWIND_HINT_SAVE
+	ANNOTATE_INTRA_FUNCTION_CALL
+	call	.Lswitch_to_sandbox
+	UNWIND_HINT_RESTORE
+	popq	%r15
+	popq	%r14
+	popq	%r13
+	popq	%r12
+	popq	%rbx
+	popq	%rbp
+	RET
+
+.Lswitch_to_sandbox:
 	movq	%rsp, SBM_CTX_KERNEL_RSP(%rdi)
 
 	/* From here on, an NMI finds a stack that both page tables map. */
 	leaq	(PAGE_SIZE - SBM_FRAME_SIZE)(%rdi), %rsp
-	UNWIND_HINT_END_OF_STACK
+	UNWIND_HINT_REGS offset=8
 	lidt	SBM_CTX_SANDBOX_IDT(%rdi)
 	movq	SBM_CTX_SANDBOX_CR3(%rdi), %rax
 	movq	%rax, %cr3
@@ -65,90 +80,19 @@ SYM_FUNC_START(x86_sbm_enter)
 	addq	$16, %rsp		/* vector and error code */
 	UNWIND_HINT_IRET_REGS
 	iretq
+	/* Never reached; tells objtool that the IRET ends this path. */
+	UNWIND_HINT_UNDEFINED
+	int3
 SYM_FUNC_END(x86_sbm_enter)
 
 /*
- * Every vector of the sandbox IDT: push a zero where the CPU pushes no
- * error code, push the vector number, go to the common code.
+ * An event while switching to or from the sandbox, on the context page's
+ * stack: serve NMI, #DB and #MC with the kernel's CR3 and IDT, then put
+ * back whatever CR3 and IDT were found. Anything else here is a bug in
+ * this file.
  */
-	.align SBM_IDT_STUB_SIZE
-SYM_CODE_START(x86_sbm_idt_stubs)
-	vector = 0
-	.rept 256
-	.if (vector == X86_TRAP_DF) || (vector >= X86_TRAP_TS && vector <= X86_TRAP_PF) || \
-	    (vector == X86_TRAP_AC) || (vector == X86_TRAP_CP) || (vector == X86_TRAP_VC) || \
-	    (vector == 30)
-	UNWIND_HINT_IRET_REGS offset=8
-0:
-	ENDBR
-	.else
-	UNWIND_HINT_IRET_REGS
-0:
-	ENDBR
-	pushq	$0
-	.endif
-	.byte	0x6a, vector		/* push, sign-extended */
-	jmp	sbm_entry_common
-	/* A negative count here means the stub outgrew its slot. */
-	.fill 0b + SBM_IDT_STUB_SIZE - ., 1, 0xcc
-	vector = vector + 1
-	.endr
-SYM_CODE_END(x86_sbm_idt_stubs)
-
-SYM_CODE_START_LOCAL(sbm_entry_common)
+SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	UNWIND_HINT_IRET_REGS offset=16
-	testb	$3, 24(%rsp)		/* CS in the IRET frame */
-	jz	.Lfrom_kernel
-
-	pushq	%rdi
-	pushq	%rsi
-	pushq	%rdx
-	pushq	%rcx
-	pushq	%rax
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbx
-	pushq	%rbp
-	pushq	%r12
-	pushq	%r13
-	pushq	%r14
-	pushq	%r15
-	UNWIND_HINT_END_OF_STACK
-
-	movq	%rsp, %rdi
-	andq	$PAGE_MASK, %rdi
-	movq	%cr2, %rax
-	movq	%rax, SBM_CTX_CR2(%rdi)
-	movq	SBM_CTX_KERNEL_CR3(%rdi), %rax
-	movq	%rax, %cr3
-	lidt	SBM_CTX_KERNEL_IDT(%rdi)
-
-	/* The sandbox may have loaded GS or changed its base. */
-	movl	SBM_CTX_KERNEL_GS(%rdi), %eax
-	movl	%eax, %gs
-	movl	$MSR_GS_BASE, %ecx
-	movl	SBM_CTX_KERNEL_GSBASE(%rdi), %eax
-	movl	SBM_CTX_KERNEL_GSBASE+4(%rdi), %edx
-	wrmsr
-
-	movq	SBM_CTX_KERNEL_RSP(%rdi), %rsp
-	popq	%r15
-	popq	%r14
-	popq	%r13
-	popq	%r12
-	popq	%rbx
-	popq	%rbp
-	RET
-
-.Lfrom_kernel:
-	/*
-	 * An event while switching to or from the sandbox, on the context
-	 * page's stack: serve NMI, #DB and #MC with the kernel's CR3 and
-	 * IDT, then put back whatever CR3 and IDT were found. Anything else
-	 * here is a bug in this file.
-	 */
 	pushq	%rax
 	pushq	%rcx
 	pushq	%rdx
@@ -189,8 +133,84 @@ SYM_CODE_START_LOCAL(sbm_entry_common)
 	popq	%rcx
 	popq	%rax
 	addq	$16, %rsp
+	UNWIND_HINT_IRET_REGS
 	iretq
+	/* Never reached; tells objtool that the IRET ends this path. */
+	UNWIND_HINT_UNDEFINED
+	int3
+SYM_CODE_END(sbm_entry_kernel)
+
+/*
+ * Every vector of the sandbox IDT: push a zero where the CPU pushes no
+ * error code, push the vector number, go to the common code.
+ */
+	.align SBM_IDT_STUB_SIZE
+SYM_CODE_START(x86_sbm_idt_stubs)
+	vector = 0
+	.rept 256
+	.if (vector == X86_TRAP_DF) || (vector >= X86_TRAP_TS && vector <= X86_TRAP_PF) || \
+	    (vector == X86_TRAP_AC) || (vector == X86_TRAP_CP) || (vector == X86_TRAP_VC) || \
+	    (vector == 30)
+	UNWIND_HINT_IRET_REGS offset=8
+0:
+	ENDBR
+	.else
+	UNWIND_HINT_IRET_REGS
+0:
+	ENDBR
+	pushq	$0
+	.endif
+	.byte	0x6a, vector		/* push, sign-extended */
+	jmp	sbm_entry_common
+	/* A negative count here means the stub outgrew its slot. */
+	.fill 0b + SBM_IDT_STUB_SIZE - ., 1, 0xcc
+	vector = vector + 1
+	.endr
+SYM_CODE_END(x86_sbm_idt_stubs)
+
+SYM_CODE_START_LOCAL(sbm_entry_common)
+	UNWIND_HINT_IRET_REGS offset=16
+	testb	$3, 24(%rsp)		/* CS in the IRET frame */
+	jz	sbm_entry_kernel
+
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	pushq	%rcx
+	pushq	%rax
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbx
+	pushq	%rbp
+	pushq	%r12
+	pushq	%r13
+	pushq	%r14
+	pushq	%r15
+	UNWIND_HINT_REGS offset=8
+
+	movq	%rsp, %rdi
+	andq	$PAGE_MASK, %rdi
+	movq	%cr2, %rax
+	movq	%rax, SBM_CTX_CR2(%rdi)
+	movq	SBM_CTX_KERNEL_CR3(%rdi), %rax
+	movq	%rax, %cr3
+	lidt	SBM_CTX_KERNEL_IDT(%rdi)
+
+	/* The sandbox may have loaded GS or changed its base. */
+	movl	SBM_CTX_KERNEL_GS(%rdi), %eax
+	movl	%eax, %gs
+	movl	$MSR_GS_BASE, %ecx
+	movl	SBM_CTX_KERNEL_GSBASE(%rdi), %eax
+	movl	SBM_CTX_KERNEL_GSBASE+4(%rdi), %edx
+	wrmsr
+
+	movq	SBM_CTX_KERNEL_RSP(%rdi), %rsp
+	UNWIND_HINT_FUNC
+	RET
 SYM_CODE_END(sbm_entry_common)
+
 
 	.text
 /*
