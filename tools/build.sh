@@ -19,13 +19,11 @@ export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=sbm KBUILD_BUILD_HO
 kmake() { make -s -C "$top/build/linux" O="$out" CC="ccache gcc" "$@"; }
 
 mkdir -p "$out"
-cat "$top/configs/base.config" "$frag" > "$out/sbm.fragment.new"
-if ! cmp -s "$out/sbm.fragment.new" "$out/sbm.fragment" || [ ! -f "$out/.config" ]; then
-	cp "$out/sbm.fragment.new" "$out/.config"
-	kmake olddefconfig
-	mv "$out/sbm.fragment.new" "$out/sbm.fragment"
-fi
-rm -f "$out/sbm.fragment.new"
+# Start from the fragments every time: a Kconfig change in the tree must
+# not leave an old .config behind. Same contents rebuild nothing.
+cat "$top/configs/base.config" "$frag" > "$out/sbm.fragment"
+cp "$out/sbm.fragment" "$out/.config"
+kmake olddefconfig
 
 bad=0
 while read -r line; do
@@ -37,10 +35,7 @@ while read -r line; do
 		if grep -q "^$opt=" "$out/.config"; then echo "build: $cfg: $opt is set" >&2; bad=1; fi ;;
 	esac
 done < "$out/sbm.fragment"
-if [ "$bad" = 1 ]; then
-	rm -f "$out/sbm.fragment"
-	exit 1
-fi
+[ "$bad" = 0 ] || exit 1
 
 echo "build: $cfg"
 kmake -j"$(nproc)" bzImage

@@ -4,7 +4,8 @@
 
     ktap.py NAME=LOG [NAME=LOG ...]
 
-For each log: count the KUnit cases (passed, failed, skipped), check that
+For each log: count the KUnit cases (passed, failed, skipped; each
+parameter of a parameterised case counts as a case), check that
 every suite announced by the KTAP plans reported, and look for kernel
 trouble (oops, BUG, WARN, panic, lockups). An oops is expected only
 between the markers that the sandbox_mode suite prints around a guard
@@ -50,10 +51,13 @@ class Log:
         self.scan_trouble(lines)
 
     def parse_results(self, lines):
+        """Count test cases; a parameterised case counts once per
+        parameter, its summary line not at all."""
         top_plan = None
         suites = 0
         case_plan = None
         cases = 0
+        params = []
         diag = []
         for line in lines:
             m = PLAN.match(line)
@@ -72,6 +76,7 @@ class Log:
             depth = len(m["indent"]) // 4
             name = (m["name"] or "").strip()
             skip = (m["directive"] or "").upper() == "SKIP"
+            result = "skip" if skip else m["status"]
             if depth == 0:
                 suites += 1
                 if case_plan is not None and cases != case_plan:
@@ -80,13 +85,17 @@ class Log:
                 case_plan = None
             elif depth == 1:
                 cases += 1
-                if skip:
-                    self.skipped += 1
-                elif m["status"] == "ok":
-                    self.passed += 1
+                if params:
+                    for pname, presult, pdiag in params:
+                        self.count(f"{name}/{pname}", presult, pdiag)
+                    if result == "not ok" and \
+                            all(p[1] != "not ok" for p in params):
+                        self.count(name, result, diag)
                 else:
-                    self.failed += 1
-                    self.failures.append((name, diag[-8:]))
+                    self.count(name, result, diag)
+                params = []
+            else:
+                params.append((name, result, diag[-8:]))
             diag = []
         if top_plan is None:
             self.problems.append("no KTAP output: the kernel did not run KUnit")
@@ -95,6 +104,15 @@ class Log:
                                  "the boot did not finish")
         elif top_plan == 0:
             self.problems.append("KUnit found no test suite")
+
+    def count(self, name, result, diag):
+        if result == "skip":
+            self.skipped += 1
+        elif result == "ok":
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.failures.append((name, diag[-8:]))
 
     def scan_trouble(self, lines):
         window = None

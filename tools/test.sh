@@ -15,6 +15,8 @@ runs=(
 	"off:off:"
 	"weak:weak:"
 	"strong:strong:"
+	"strong-pti:strong:pti=on"
+	"strong-nopcid:strong:nopcid"
 )
 
 tools/deps.sh

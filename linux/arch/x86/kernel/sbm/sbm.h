@@ -38,4 +38,6 @@ bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 			unsigned long error_code);
 int sbm_pgtable_template_init(const gate_desc *idt);
 
+extern unsigned int sbm_time_limit_ms;
+
 #endif /* _X86_KERNEL_SBM_H */
