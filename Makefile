@@ -3,7 +3,7 @@
 
 CONFIGS := off weak strong
 
-.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo check clean
+.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench check clean
 
 all: test
 
@@ -21,6 +21,9 @@ test:
 
 demo:
 	tools/demo.sh
+
+bench:
+	tools/bench.sh
 
 check: tree
 	tools/check.sh

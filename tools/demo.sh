@@ -15,13 +15,7 @@ tools/deps.sh
 tools/prepare-tree.sh
 tools/build.sh "$cfg"
 
-root=build/initramfs
-rm -rf "$root"
-mkdir -p "$root"/{bin,dev,proc,sys}
-cp /bin/busybox "$root/bin/busybox"
-install -m 755 tools/initramfs/init "$root/init"
-install -m 755 tools/initramfs/scene.sh "$root/scene.sh"
-(cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) > build/initramfs.cpio.gz
+tools/initramfs.sh
 
 console=build/$cfg/demo-console.log
 tools/boot.sh "$cfg" -i build/initramfs.cpio.gz -c "$console" -t 300

@@ -82,7 +82,7 @@ static SBM_DEFINE_FUNC(demo_parse, const char *, text, size_t, len,
 	if (fault == DEMO_FAULT_OVERRUN)
 		memset(res, 0xff, sizeof(*res) + PAGE_SIZE);
 	if (fault == DEMO_FAULT_WILD)
-		demo_victim = 0xbad;
+		WRITE_ONCE(demo_victim, 0xbad);
 
 	while (pos < len) {
 		while (pos < len && isspace(text[pos]))

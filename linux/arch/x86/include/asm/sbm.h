@@ -34,9 +34,8 @@
 #include <asm/desc_defs.h>
 #include <asm/page_types.h>
 
-/**
- * struct x86_sbm_frame - the sandbox's registers when an event stopped it
- *
+/*
+ * struct x86_sbm_frame - the sandbox's registers when an event stopped it.
  * Built on the context page's stack by the CPU (@ip to @ss, and @error for
  * some exceptions) and by the entry code (the rest). The sandbox resumes
  * from it, and its first entry starts from a frame built by the kernel.

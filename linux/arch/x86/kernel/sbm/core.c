@@ -17,6 +17,7 @@
 
 #include <linux/init.h>
 #include <linux/moduleparam.h>
+#include <linux/processor.h>
 #include <linux/mm.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
@@ -28,7 +29,6 @@
 #include <kunit/static_stub.h>
 #include <asm/desc.h>
 #include <asm/msr.h>
-#include <asm/processor.h>
 #include <asm/special_insns.h>
 #include <asm/tlbflush.h>
 #include <asm/trap_pf.h>
@@ -273,10 +273,12 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	wrmsrl(MSR_FS_BASE, fsbase);
 }
 
+typedef void (*sbm_raise_fn)(void);
+
 static void sbm_raise(unsigned long vector)
 {
-	void (*raise)(void) = (void *)(x86_sbm_raise_stubs +
-				       vector * SBM_RAISE_STUB_SIZE);
+	sbm_raise_fn raise = (sbm_raise_fn)(x86_sbm_raise_stubs +
+					     vector * SBM_RAISE_STUB_SIZE);
 
 	raise();
 }

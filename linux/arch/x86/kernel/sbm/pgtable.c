@@ -23,8 +23,8 @@
 
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/pgtable.h>
 #include <asm/cpu_entry_area.h>
-#include <asm/pgtable.h>
 #include <asm/sections.h>
 #include <asm/trap_pf.h>
 

@@ -40,4 +40,9 @@ int sbm_pgtable_template_init(const gate_desc *idt);
 
 extern unsigned int sbm_time_limit_ms;
 
+/* Test targets in sbm_x86_test_insns.S. */
+int sbm_test_syscall(void *data);
+int sbm_test_sysenter(void *data);
+int sbm_test_ud2(void *data);
+
 #endif /* _X86_KERNEL_SBM_H */

@@ -14,11 +14,11 @@
 #include <linux/delay.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/nmi.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <asm/apic.h>
-#include <asm/nmi.h>
 #include <asm/tsc.h>
 
 #include "sbm.h"
@@ -162,11 +162,6 @@ static noinline int do_nm_x87(void *data)
 	asm volatile("fninit");
 	return 0;
 }
-
-/* In sbm_x86_test_insns.S. */
-int sbm_test_syscall(void *data);
-int sbm_test_sysenter(void *data);
-int sbm_test_ud2(void *data);
 
 static noinline int do_int80(void *data)
 {
