@@ -3,7 +3,7 @@
 
 CONFIGS := off weak strong
 
-.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench check clean
+.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench shell check clean
 
 all: test
 
@@ -24,6 +24,9 @@ demo:
 
 bench:
 	tools/bench.sh
+
+shell:
+	tools/shell.sh
 
 check: tree
 	tools/check.sh

@@ -16,7 +16,7 @@ int main(void)
 	for (i = 0; i < ITERATIONS; i++)
 		syscall(SYS_getppid);
 	clock_gettime(CLOCK_MONOTONIC, &b);
-	printf("null_syscall %lld\n",
+	printf("null_syscall 0 %lld\n",
 	       ((b.tv_sec - a.tv_sec) * 1000000000LL + b.tv_nsec - a.tv_nsec) /
 	       ITERATIONS);
 	return 0;

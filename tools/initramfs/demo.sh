@@ -45,7 +45,20 @@ else
 	caption "3. Faults: need strong isolation, not available in this kernel"
 fi
 
-caption "4. Self-test results at boot (KUnit)"
+caption "4. Tracing a sandboxed call"
+if [ -d /sys/kernel/tracing/events/sbm ]; then
+	echo 1 > /sys/kernel/tracing/events/sbm/enable
+	parse "tracing=1" > /dev/null
+	echo 0 > /sys/kernel/tracing/events/sbm/enable
+	grep -o 'sbm_[a-z]*: .*' /sys/kernel/tracing/trace
+else
+	echo "(no tracing in this kernel)"
+fi
+
+caption "5. Statistics in /sys/kernel/debug/sbm/stats"
+cat /sys/kernel/debug/sbm/stats
+
+caption "6. Self-test results at boot (KUnit)"
 for r in /sys/kernel/debug/kunit/*/results; do
 	suite=$(basename "$(dirname "$r")")
 	pass=$(grep -c '^    ok [0-9]* [a-z_0-9]*$' "$r")

@@ -27,6 +27,7 @@ typedef int (*sbm_func)(void *data);
  * @private: architecture-private state
  * @bufs:    private copies of the caller's buffers
  * @caller:  where the running call was made from, for reports
+ * @live:    between sbm_init() and sbm_destroy(), for statistics
  *
  * The instance usually lives on the caller's stack, between sbm_init()
  * and sbm_destroy(). Its fields are private to the SBM code.
@@ -37,6 +38,7 @@ struct sbm {
 	void *private;
 	struct list_head bufs;
 	unsigned long caller;
+	bool live;
 #endif
 };
 
@@ -85,8 +87,36 @@ int arch_sbm_map_writable(struct sbm *sbm, unsigned long start,
 int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data);
 
 /**
+ * enum sbm_abort_kind - classes of sandbox aborts, for statistics
+ * @SBM_ABORT_PAGE_FAULT:         access to memory the sandbox may not use
+ * @SBM_ABORT_GENERAL_PROTECTION: privileged instruction, bad address
+ * @SBM_ABORT_INVALID_OPCODE:     undefined instruction
+ * @SBM_ABORT_BREAKPOINT:         breakpoint or debug trap
+ * @SBM_ABORT_DIVIDE_ERROR:       division by zero or overflow
+ * @SBM_ABORT_SYSCALL:            the target asked for a system call
+ * @SBM_ABORT_TIME_LIMIT:         the target ran for too long
+ * @SBM_ABORT_FORBIDDEN_CALL:     the target called a kernel service it may
+ *                                not use
+ * @SBM_ABORT_OTHER:              anything else
+ * @SBM_ABORT_NR:                 number of classes
+ */
+enum sbm_abort_kind {
+	SBM_ABORT_PAGE_FAULT,
+	SBM_ABORT_GENERAL_PROTECTION,
+	SBM_ABORT_INVALID_OPCODE,
+	SBM_ABORT_BREAKPOINT,
+	SBM_ABORT_DIVIDE_ERROR,
+	SBM_ABORT_SYSCALL,
+	SBM_ABORT_TIME_LIMIT,
+	SBM_ABORT_FORBIDDEN_CALL,
+	SBM_ABORT_OTHER,
+	SBM_ABORT_NR
+};
+
+/**
  * struct sbm_abort - why and where the architecture stopped a sandbox
  * @err:      the error that the call fails with, such as -EFAULT
+ * @kind:     the class of the abort
  * @reason:   what happened, in a few words
  * @ip:       the instruction pointer of the target
  * @addr:     the address involved, if @has_addr
@@ -94,6 +124,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data);
  */
 struct sbm_abort {
 	int err;
+	enum sbm_abort_kind kind;
 	const char *reason;
 	unsigned long ip;
 	unsigned long addr;

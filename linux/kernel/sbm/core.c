@@ -16,10 +16,16 @@
 #include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/sched/clock.h>
 #include <linux/sbm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+
+#include "stats.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/sbm.h>
 
 /**
  * struct sbm_buf - a private copy of a caller's buffer
@@ -220,6 +226,8 @@ int sbm_init(struct sbm *sbm)
 {
 	memset(sbm, 0, sizeof(*sbm));
 	INIT_LIST_HEAD(&sbm->bufs);
+	sbm->live = true;
+	sbm_stat_add(SBM_STAT_CREATED, 1);
 	sbm->error = arch_sbm_init(sbm);
 	return sbm->error;
 }
@@ -241,6 +249,9 @@ void sbm_destroy(struct sbm *sbm)
 		sbm_free_buf(buf);
 	INIT_LIST_HEAD(&sbm->bufs);
 	arch_sbm_destroy(sbm);
+	if (sbm->live)
+		sbm_stat_add(SBM_STAT_DESTROYED, 1);
+	sbm->live = false;
 }
 EXPORT_SYMBOL_GPL(sbm_destroy);
 
@@ -258,24 +269,43 @@ EXPORT_SYMBOL_GPL(sbm_destroy);
  */
 int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 {
+	size_t bytes = 0;
 	struct sbm_buf *buf;
+	u64 start, time;
 	int ret;
 
 	if (sbm->error)
 		return sbm->error;
 
 	sbm->caller = _RET_IP_;
-	list_for_each_entry(buf, &sbm->bufs, list)
-		if (buf->dir & SBM_BUF_IN)
+	list_for_each_entry(buf, &sbm->bufs, list) {
+		if (buf->dir & SBM_BUF_IN) {
 			memcpy(buf->copy, buf->caller, buf->size);
+			bytes += buf->size;
+		}
+	}
+	sbm_stat_add(SBM_STAT_CALLS, 1);
+	sbm_stat_add(SBM_STAT_BYTES_IN, bytes);
 
+	trace_sbm_enter(sbm, func);
+	start = local_clock();
 	ret = arch_sbm_exec(sbm, func, data);
+	time = local_clock() - start;
+	sbm_stat_add(SBM_STAT_TIME_NS, time);
 	if (sbm->error)
-		return sbm->error;
+		ret = sbm->error;
+	trace_sbm_exit(sbm, func, ret, time);
+	if (sbm->error)
+		return ret;
 
-	list_for_each_entry(buf, &sbm->bufs, list)
-		if (buf->dir & SBM_BUF_OUT)
+	bytes = 0;
+	list_for_each_entry(buf, &sbm->bufs, list) {
+		if (buf->dir & SBM_BUF_OUT) {
 			memcpy(buf->caller, buf->copy, buf->size);
+			bytes += buf->size;
+		}
+	}
+	sbm_stat_add(SBM_STAT_BYTES_OUT, bytes);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(sbm_exec);

@@ -10,6 +10,9 @@
 #include <linux/sbm.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
+#include <trace/events/sbm.h>
+
+#include "stats.h"
 
 static DEFINE_RATELIMIT_STATE(sbm_report_rs, DEFAULT_RATELIMIT_INTERVAL,
 			      DEFAULT_RATELIMIT_BURST);
@@ -20,13 +23,16 @@ static DEFINE_RATELIMIT_STATE(sbm_report_rs, DEFAULT_RATELIMIT_INTERVAL,
  * @func:  the target function that was running
  * @abort: what happened
  *
- * Sets the sticky error to @abort->err and prints one line about the
- * violation, rate-limited. Called by arch_sbm_exec().
+ * Sets the sticky error to @abort->err, counts the abort, fires the
+ * sbm_abort tracepoint and prints one line about the violation,
+ * rate-limited. Called by arch_sbm_exec().
  */
 void sbm_abort(struct sbm *sbm, sbm_func func, const struct sbm_abort *abort)
 {
 	if (!sbm->error)
 		sbm->error = abort->err;
+	sbm_stat_add(SBM_STAT_ABORTS + abort->kind, 1);
+	trace_sbm_abort(sbm, func, abort);
 	if (!__ratelimit(&sbm_report_rs))
 		return;
 	if (abort->has_addr)

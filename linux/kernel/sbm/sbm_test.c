@@ -25,6 +25,9 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <trace/events/sbm.h>
+
+#include "stats.h"
 
 #define STRONG		IS_ENABLED(CONFIG_HAVE_ARCH_SBM)
 #define POISON		0xaa
@@ -907,6 +910,97 @@ static void map_shares_in_place(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, 77);
 }
 
+/* The statistics count instances, calls and copied bytes, once each. */
+static void statistics_counted(struct kunit *test)
+{
+	u64 created = sbm_stat_read(SBM_STAT_CREATED);
+	u64 destroyed = sbm_stat_read(SBM_STAT_DESTROYED);
+	u64 calls = sbm_stat_read(SBM_STAT_CALLS);
+	u64 in = sbm_stat_read(SBM_STAT_BYTES_IN);
+	u64 out = sbm_stat_read(SBM_STAT_BYTES_OUT);
+	u32 src = 5, dst = 0, *src_copy, *dst_copy;
+	struct sbm sbm;
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	src_copy = SBM_COPY_IN(&sbm, &src, sizeof(src));
+	dst_copy = SBM_COPY_OUT(&sbm, &dst, sizeof(dst));
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, read_u32, src_copy, dst_copy), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, read_u32, src_copy, dst_copy), 0);
+	sbm_destroy(&sbm);
+	sbm_destroy(&sbm);
+
+	KUNIT_EXPECT_EQ(test, sbm_stat_read(SBM_STAT_CREATED) - created, 1);
+	KUNIT_EXPECT_EQ(test, sbm_stat_read(SBM_STAT_DESTROYED) - destroyed, 1);
+	KUNIT_EXPECT_EQ(test, sbm_stat_read(SBM_STAT_CALLS) - calls, 2);
+	KUNIT_EXPECT_EQ(test, sbm_stat_read(SBM_STAT_BYTES_IN) - in,
+			2 * sizeof(src));
+	KUNIT_EXPECT_EQ(test, sbm_stat_read(SBM_STAT_BYTES_OUT) - out,
+			2 * sizeof(dst));
+}
+
+struct trace_counts {
+	int enter, exit, abort;
+	int ret;
+	enum sbm_abort_kind kind;
+};
+
+static void probe_enter(void *data, const struct sbm *sbm, sbm_func func)
+{
+	((struct trace_counts *)data)->enter++;
+}
+
+static void probe_exit(void *data, const struct sbm *sbm, sbm_func func,
+		       int ret, u64 duration)
+{
+	struct trace_counts *counts = data;
+
+	counts->exit++;
+	counts->ret = ret;
+}
+
+static void probe_abort(void *data, const struct sbm *sbm, sbm_func func,
+			const struct sbm_abort *abort)
+{
+	struct trace_counts *counts = data;
+
+	counts->abort++;
+	counts->kind = abort->kind;
+}
+
+/* The tracepoints fire on entry, exit and, with strong isolation, abort. */
+static void tracepoints_fire(struct kunit *test)
+{
+	struct sbm *sbm = test->priv;
+	struct trace_counts counts = { };
+
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "needs CONFIG_TRACEPOINTS");
+	KUNIT_ASSERT_EQ(test, register_trace_sbm_enter(probe_enter, &counts), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_sbm_exit(probe_exit, &counts), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_sbm_abort(probe_abort, &counts), 0);
+
+	KUNIT_EXPECT_EQ(test, sbm_call(sbm, return_value, 42), 42);
+	if (STRONG)
+		KUNIT_EXPECT_EQ(test, sbm_call(sbm, write_u32, &sbm_test_bss, 1),
+				-EFAULT);
+
+	unregister_trace_sbm_abort(probe_abort, &counts);
+	unregister_trace_sbm_exit(probe_exit, &counts);
+	unregister_trace_sbm_enter(probe_enter, &counts);
+	tracepoint_synchronize_unregister();
+
+	KUNIT_EXPECT_EQ(test, counts.enter, STRONG ? 2 : 1);
+	KUNIT_EXPECT_EQ(test, counts.exit, STRONG ? 2 : 1);
+	if (STRONG) {
+		KUNIT_EXPECT_EQ(test, counts.abort, 1);
+		KUNIT_EXPECT_EQ(test, counts.kind, SBM_ABORT_PAGE_FAULT);
+		KUNIT_EXPECT_EQ(test, counts.ret, -EFAULT);
+	} else {
+		KUNIT_EXPECT_EQ(test, counts.abort, 0);
+		KUNIT_EXPECT_EQ(test, counts.ret, 42);
+	}
+}
+
 static int sbm_test_init(struct kunit *test)
 {
 	struct sbm *sbm = kunit_kzalloc(test, sizeof(*sbm), GFP_KERNEL);
@@ -957,6 +1051,8 @@ static struct kunit_case sbm_test_cases[] = {
 	KUNIT_CASE(input_taken_at_call),
 	KUNIT_CASE(macro_arguments),
 	KUNIT_CASE(map_shares_in_place),
+	KUNIT_CASE(statistics_counted),
+	KUNIT_CASE(tracepoints_fire),
 	{}
 };
 

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * SandBox Mode benchmark: reading /sys/kernel/debug/sbm_bench/results runs
- * each scenario and prints its cost per operation in nanoseconds.
+ * each scenario and prints "name nanoseconds-per-operation" lines.
+ *
+ * Scenarios: an empty call, an empty call with an input and an output
+ * buffer of 4 KiB, 64 KiB and 1 MiB (SBM copies both), and setting up and
+ * tearing down an instance; each directly and through SBM. "Directly"
+ * with buffers means copying them by hand, the work SBM does for the
+ * caller.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -10,13 +16,21 @@
 #include <linux/fs.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/sbm.h>
 #include <linux/seq_file.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
 
-#define BENCH_ITERATIONS	2000
+#define BENCH_MAX_SIZE	(1024 * 1024)
+
+static const unsigned int bench_sizes[] = { 4096, 65536, BENCH_MAX_SIZE };
 
 static SBM_DEFINE_FUNC(bench_empty)
+{
+	return 0;
+}
+
+static SBM_DEFINE_FUNC(bench_buffers, const void *, in, void *, out)
 {
 	return 0;
 }
@@ -27,37 +41,90 @@ static noinline int bench_direct(void)
 	return 0;
 }
 
-static u64 bench_ns(ktime_t start, unsigned int n)
+/* Iterations that keep each scenario to some million nanoseconds. */
+static unsigned int bench_iterations(size_t bytes)
 {
-	return div_u64(ktime_to_ns(ktime_sub(ktime_get(), start)), n);
+	return clamp_t(size_t, (16 * BENCH_MAX_SIZE) / (bytes + 4096), 4, 1000);
 }
 
-static int bench_show(struct seq_file *m, void *v)
+static void bench_report(struct seq_file *m, const char *name,
+			 unsigned int size, ktime_t start, unsigned int n)
 {
-	unsigned int i, n = BENCH_ITERATIONS;
+	u64 ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+
+	seq_printf(m, "%s %u %llu\n", name, size, div_u64(ns, n));
+}
+
+static void bench_calls(struct seq_file *m)
+{
+	unsigned int i, n = 1000;
 	struct sbm sbm;
 	ktime_t start;
-	int ret = 0;
 
 	start = ktime_get();
 	for (i = 0; i < n; i++)
-		ret |= bench_direct();
-	seq_printf(m, "direct_call %llu\n", bench_ns(start, n));
+		bench_direct();
+	bench_report(m, "call_direct", 0, start, n);
 
 	sbm_init(&sbm);
 	start = ktime_get();
 	for (i = 0; i < n; i++)
-		ret |= sbm_call(&sbm, bench_empty);
-	seq_printf(m, "empty_sbm_call %llu\n", bench_ns(start, n));
+		sbm_call(&sbm, bench_empty);
+	bench_report(m, "call_sbm", 0, start, n);
 	sbm_destroy(&sbm);
 
+	n = 50;
 	start = ktime_get();
-	for (i = 0; i < n / 10; i++) {
-		ret |= sbm_init(&sbm);
+	for (i = 0; i < n; i++) {
+		sbm_init(&sbm);
 		sbm_destroy(&sbm);
 	}
-	seq_printf(m, "sbm_init_destroy %llu\n", bench_ns(start, n / 10));
-	return ret;
+	bench_report(m, "init_destroy_sbm", 0, start, n);
+}
+
+static void bench_copies(struct seq_file *m, void *in, void *out,
+			 unsigned int size)
+{
+	unsigned int i, n = bench_iterations(2 * size);
+	struct sbm sbm;
+	ktime_t start;
+
+	start = ktime_get();
+	for (i = 0; i < n; i++) {
+		memcpy(out, in, size);
+		memcpy(in, out, size);
+		bench_direct();
+	}
+	bench_report(m, "copies_direct", size, start, n);
+
+	start = ktime_get();
+	for (i = 0; i < n; i++)
+		memcpy(out, in, size);
+	bench_report(m, "memcpy", size, start, n);
+
+	sbm_init(&sbm);
+	in = SBM_COPY_IN(&sbm, in, size);
+	out = SBM_COPY_OUT(&sbm, out, size);
+	start = ktime_get();
+	for (i = 0; i < n; i++)
+		sbm_call(&sbm, bench_buffers, in, out);
+	bench_report(m, "copies_sbm", size, start, n);
+	sbm_destroy(&sbm);
+}
+
+static int bench_show(struct seq_file *m, void *v)
+{
+	void *in = vzalloc(BENCH_MAX_SIZE), *out = vzalloc(BENCH_MAX_SIZE);
+	unsigned int i;
+
+	if (in && out) {
+		bench_calls(m);
+		for (i = 0; i < ARRAY_SIZE(bench_sizes); i++)
+			bench_copies(m, in, out, bench_sizes[i]);
+	}
+	vfree(out);
+	vfree(in);
+	return in && out ? 0 : -ENOMEM;
 }
 DEFINE_SHOW_ATTRIBUTE(bench);
 

@@ -318,9 +318,28 @@ static const char *sbm_service_insn(const struct x86_sbm_frame *f)
 		return "system call (sysenter)";
 	if (insn[0] == 0xcd && insn[1] == 0x80)
 		return "system call (int $0x80)";
-	if (insn[0] == 0xcd || insn[0] == 0xcc)
-		return "software interrupt";
+	if (insn[0] == 0xcd)
+		return "system call (software interrupt)";
 	return NULL;
+}
+
+static enum sbm_abort_kind sbm_abort_kind(unsigned long vector)
+{
+	switch (vector) {
+	case X86_TRAP_PF:
+		return SBM_ABORT_PAGE_FAULT;
+	case X86_TRAP_GP:
+		return SBM_ABORT_GENERAL_PROTECTION;
+	case X86_TRAP_UD:
+		return SBM_ABORT_INVALID_OPCODE;
+	case X86_TRAP_BP:
+	case X86_TRAP_DB:
+		return SBM_ABORT_BREAKPOINT;
+	case X86_TRAP_DE:
+		return SBM_ABORT_DIVIDE_ERROR;
+	default:
+		return SBM_ABORT_OTHER;
+	}
 }
 
 static void sbm_describe(const struct x86_sbm_frame *f,
@@ -330,9 +349,12 @@ static void sbm_describe(const struct x86_sbm_frame *f,
 	const char *name = NULL;
 
 	abort->ip = f->ip;
+	abort->kind = sbm_abort_kind(f->vector);
 	if (f->vector == X86_TRAP_UD || f->vector == X86_TRAP_GP)
 		name = sbm_service_insn(f);
-	if (!name && f->vector < ARRAY_SIZE(sbm_trap_names))
+	if (name)
+		abort->kind = SBM_ABORT_SYSCALL;
+	else if (f->vector < ARRAY_SIZE(sbm_trap_names))
 		name = sbm_trap_names[f->vector];
 	if (!name)
 		name = "unexpected vector";
@@ -407,6 +429,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 			sbm_raise(f->vector);
 			if (used > limit) {
 				abort.err = -ETIMEDOUT;
+				abort.kind = SBM_ABORT_TIME_LIMIT;
 				abort.reason = "time limit exceeded";
 				abort.ip = f->ip;
 				break;
@@ -449,10 +472,15 @@ static int __init sbm_x86_init(void)
 		pr_info("strong isolation unavailable on this CPU setup\n");
 		return 0;
 	}
+	/*
+	 * Only INT3 may reach its vector from CPL 3, to be reported as the
+	 * breakpoint it is; every other INT n raises #GP.
+	 */
 	for (i = 0; i < IDT_ENTRIES; i++)
 		pack_gate(&sbm_idt[i], GATE_INTERRUPT,
 			  (unsigned long)x86_sbm_idt_stubs +
-			  i * SBM_IDT_STUB_SIZE, 0, 0, __KERNEL_CS);
+			  i * SBM_IDT_STUB_SIZE, i == X86_TRAP_BP ? 3 : 0, 0,
+			  __KERNEL_CS);
 	err = sbm_pgtable_template_init(sbm_idt);
 	if (err) {
 		pr_err("cannot build the sandbox page tables: %pe\n",

@@ -18,6 +18,7 @@
 #include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
+#include <trace/events/sbm.h>
 #include <asm/apic.h>
 #include <asm/tsc.h>
 
@@ -29,6 +30,7 @@
 struct violation {
 	const char *name;
 	sbm_func func;
+	enum sbm_abort_kind kind;
 };
 
 static noinline int do_pf_read_user(void *data)
@@ -122,9 +124,13 @@ static noinline int do_bp_int3(void *data)
 	return 0;
 }
 
-static noinline int do_db_int1(void *data)
+static noinline int do_db_single_step(void *data)
 {
-	asm volatile(".byte 0xf1");
+	asm volatile("pushfq\n\t"
+		     "orq %0, (%%rsp)\n\t"
+		     "popfq\n\t"
+		     "nop"
+		     : : "i" (X86_EFLAGS_TF));
 	return 0;
 }
 
@@ -136,19 +142,19 @@ static noinline int do_de_divide(void *data)
 	return quot;
 }
 
+/* Returns 1 if the CPU let a misaligned access pass with EFLAGS.AC set. */
 static noinline int do_ac_misaligned(void *data)
 {
-	unsigned long flags, val;
+	unsigned long words[2] = { }, val;
 
 	asm volatile("pushfq\n\t"
 		     "orq %[ac], (%%rsp)\n\t"
 		     "popfq\n\t"
-		     "movq 1(%%rsp), %[val]\n\t"
-		     "pushfq\n\t"
-		     "popq %[flags]"
-		     : [val] "=r" (val), [flags] "=r" (flags)
-		     : [ac] "i" (X86_EFLAGS_AC));
-	return val != flags;
+		     "movq 1(%[p]), %[val]"
+		     : [val] "=r" (val)
+		     : [ac] "i" (X86_EFLAGS_AC), [p] "r" (words)
+		     : "memory");
+	return 1 + val;
 }
 
 static noinline int do_nm_sse(void *data)
@@ -186,32 +192,32 @@ static noinline int do_exec_stack(void *data)
 }
 
 static const struct violation violations[] = {
-	{ "pf_read_user", do_pf_read_user },
-	{ "pf_write_user", do_pf_write_user },
-	{ "pf_fetch_user", do_pf_fetch_user },
-	{ "pf_read_kernel_data", do_pf_read_kernel },
-	{ "pf_fetch_kernel_data", do_pf_fetch_kernel_data },
-	{ "pf_fetch_stack", do_exec_stack },
-	{ "gp_noncanonical_read", do_gp_noncanonical_read },
-	{ "gp_cli", do_gp_cli },
-	{ "gp_hlt", do_gp_hlt },
-	{ "gp_read_cr3", do_gp_read_cr3 },
-	{ "gp_write_cr3", do_gp_write_cr3 },
-	{ "gp_rdmsr", do_gp_rdmsr },
-	{ "gp_wrmsr", do_gp_wrmsr },
-	{ "gp_in", do_gp_in },
-	{ "gp_out", do_gp_out },
-	{ "ud_ud2", sbm_test_ud2 },
-	{ "bp_int3", do_bp_int3 },
-	{ "db_int1", do_db_int1 },
-	{ "de_divide", do_de_divide },
-	{ "ac_misaligned", do_ac_misaligned },
-	{ "nm_sse", do_nm_sse },
-	{ "nm_x87", do_nm_x87 },
-	{ "syscall", sbm_test_syscall },
-	{ "sysenter", sbm_test_sysenter },
-	{ "int80", do_int80 },
-	{ "int_irq_vector", do_int_irq_vector },
+	{ "pf_read_user", do_pf_read_user, SBM_ABORT_PAGE_FAULT },
+	{ "pf_write_user", do_pf_write_user, SBM_ABORT_PAGE_FAULT },
+	{ "pf_fetch_user", do_pf_fetch_user, SBM_ABORT_PAGE_FAULT },
+	{ "pf_read_kernel_data", do_pf_read_kernel, SBM_ABORT_PAGE_FAULT },
+	{ "pf_fetch_kernel_data", do_pf_fetch_kernel_data, SBM_ABORT_PAGE_FAULT },
+	{ "pf_fetch_stack", do_exec_stack, SBM_ABORT_PAGE_FAULT },
+	{ "gp_noncanonical_read", do_gp_noncanonical_read, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_cli", do_gp_cli, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_hlt", do_gp_hlt, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_read_cr3", do_gp_read_cr3, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_write_cr3", do_gp_write_cr3, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_rdmsr", do_gp_rdmsr, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_wrmsr", do_gp_wrmsr, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_in", do_gp_in, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_out", do_gp_out, SBM_ABORT_GENERAL_PROTECTION },
+	{ "ud_ud2", sbm_test_ud2, SBM_ABORT_INVALID_OPCODE },
+	{ "bp_int3", do_bp_int3, SBM_ABORT_BREAKPOINT },
+	{ "db_single_step", do_db_single_step, SBM_ABORT_BREAKPOINT },
+	{ "de_divide", do_de_divide, SBM_ABORT_DIVIDE_ERROR },
+	{ "ac_misaligned", do_ac_misaligned, SBM_ABORT_OTHER },
+	{ "nm_sse", do_nm_sse, SBM_ABORT_OTHER },
+	{ "nm_x87", do_nm_x87, SBM_ABORT_OTHER },
+	{ "syscall", sbm_test_syscall, SBM_ABORT_SYSCALL },
+	{ "sysenter", sbm_test_sysenter, SBM_ABORT_SYSCALL },
+	{ "int80", do_int80, SBM_ABORT_SYSCALL },
+	{ "int_irq_vector", do_int_irq_vector, SBM_ABORT_SYSCALL },
 };
 
 static void violation_desc(const struct violation *v, char *desc)
@@ -221,15 +227,34 @@ static void violation_desc(const struct violation *v, char *desc)
 
 KUNIT_ARRAY_PARAM(violation, violations, violation_desc);
 
-/* Every violation ends the sandbox with -EFAULT; the kernel carries on. */
+static void record_kind(void *data, const struct sbm *sbm, sbm_func func,
+			const struct sbm_abort *abort)
+{
+	*(int *)data = abort->kind;
+}
+
+/*
+ * Every violation ends the sandbox with -EFAULT, classified for the
+ * statistics; the kernel carries on.
+ */
 static void violation_contained(struct kunit *test)
 {
 	const struct violation *v = test->param_value;
+	int kind = -1, ret;
 	struct sbm sbm;
 
 	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
-	KUNIT_EXPECT_EQ(test, sbm_exec(&sbm, v->func, NULL), -EFAULT);
+	KUNIT_ASSERT_EQ(test, register_trace_sbm_abort(record_kind, &kind), 0);
+	ret = sbm_exec(&sbm, v->func, NULL);
+	unregister_trace_sbm_abort(record_kind, &kind);
+	tracepoint_synchronize_unregister();
+	if (v->func == do_ac_misaligned && ret == 1) {
+		sbm_destroy(&sbm);
+		kunit_skip(test, "this CPU does not raise #AC (QEMU TCG does not)");
+	}
+	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
 	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EFAULT);
+	KUNIT_EXPECT_EQ(test, kind, v->kind);
 	sbm_destroy(&sbm);
 
 	/* A new instance on the same CPU state still works. */
