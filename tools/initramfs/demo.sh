@@ -49,6 +49,8 @@ caption "4. Tracing a sandboxed call"
 if [ -d /sys/kernel/tracing/events/sbm ]; then
 	echo 1 > /sys/kernel/tracing/events/sbm/enable
 	parse "tracing=1" > /dev/null
+	echo overrun > $demo/fault
+	parse "tracing=2" > /dev/null
 	echo 0 > /sys/kernel/tracing/events/sbm/enable
 	grep -o 'sbm_[a-z]*: .*' /sys/kernel/tracing/trace
 else
