@@ -11,4 +11,4 @@ SandBox Mode shell. At hand:
   /bin/nullsys                             a null system call timing
 Leave the shell to power off.
 TEXT
-setsid cttyhack sh -l
+setsid -c sh -l
