@@ -73,6 +73,38 @@ static int sbm_check_range(const void *buf, size_t size, unsigned long *end,
 	return 0;
 }
 
+/*
+ * The checks that every buffer macro starts with. Return: 1 to go on; 0
+ * when the macro yields @*ret without doing anything.
+ */
+static int sbm_start_buf(struct sbm *sbm, const void *buf, size_t size,
+			 unsigned long *end, unsigned long caller, void **ret)
+{
+	int err;
+
+	*ret = NULL;
+	if (sbm->error)
+		return 0;
+	if (!size) {
+		*ret = ZERO_SIZE_PTR;
+		return 0;
+	}
+	err = sbm_check_range(buf, size, end, caller);
+	if (err) {
+		sbm->error = err;
+		return 0;
+	}
+	return 1;
+}
+
+static int sbm_arch_map(struct sbm *sbm, unsigned long start,
+			unsigned long end, bool writable)
+{
+	if (writable)
+		return arch_sbm_map_writable(sbm, start, end);
+	return arch_sbm_map_readonly(sbm, start, end);
+}
+
 static void sbm_free_buf(struct sbm_buf *buf)
 {
 	unsigned long i;
@@ -141,15 +173,11 @@ void *sbm_add_copy(struct sbm *sbm, const void *buf, size_t size,
 {
 	unsigned long start, end;
 	struct sbm_buf *copy;
+	void *ret;
 	int err;
 
-	if (sbm->error)
-		return NULL;
-	if (!size)
-		return ZERO_SIZE_PTR;
-	err = sbm_check_range(buf, size, &end, _RET_IP_);
-	if (err)
-		return sbm_fail(sbm, err);
+	if (!sbm_start_buf(sbm, buf, size, &end, _RET_IP_, &ret))
+		return ret;
 
 	copy = sbm_alloc_buf(size);
 	if (!copy)
@@ -160,10 +188,7 @@ void *sbm_add_copy(struct sbm *sbm, const void *buf, size_t size,
 
 	start = (unsigned long)copy->copy;
 	end = start + (copy->nr_pages << PAGE_SHIFT);
-	if (dir & SBM_BUF_OUT)
-		err = arch_sbm_map_writable(sbm, start, end);
-	else
-		err = arch_sbm_map_readonly(sbm, start, end);
+	err = sbm_arch_map(sbm, start, end, dir & SBM_BUF_OUT);
 	if (err) {
 		sbm_free_buf(copy);
 		return sbm_fail(sbm, err);
@@ -191,22 +216,15 @@ void *sbm_add_map(struct sbm *sbm, const void *buf, size_t size,
 		  bool writable)
 {
 	unsigned long start, end;
+	void *ret;
 	int err;
 
-	if (sbm->error)
-		return NULL;
-	if (!size)
-		return ZERO_SIZE_PTR;
-	err = sbm_check_range(buf, size, &end, _RET_IP_);
-	if (err)
-		return sbm_fail(sbm, err);
+	if (!sbm_start_buf(sbm, buf, size, &end, _RET_IP_, &ret))
+		return ret;
 
 	start = (unsigned long)buf & PAGE_MASK;
 	end = PAGE_ALIGN(end);
-	if (writable)
-		err = arch_sbm_map_writable(sbm, start, end);
-	else
-		err = arch_sbm_map_readonly(sbm, start, end);
+	err = sbm_arch_map(sbm, start, end, writable);
 	if (err)
 		return sbm_fail(sbm, err);
 	return (void *)buf;

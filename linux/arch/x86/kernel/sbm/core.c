@@ -94,19 +94,19 @@ static int sbm_map_task(struct x86_sbm *s, struct task_struct *task)
  */
 static int sbm_map_percpu(struct x86_sbm *s)
 {
-	unsigned long addr;
+	unsigned long canary, hot;
 	unsigned int cpu;
 	int err;
 
 	for_each_possible_cpu(cpu) {
-		addr = (unsigned long)&per_cpu(fixed_percpu_data, cpu) & PAGE_MASK;
-		err = sbm_map_kernel_range(&s->pt, addr, addr + PAGE_SIZE,
-					   SBM_USER_RO);
-		if (err)
-			return err;
-		addr = (unsigned long)&per_cpu(pcpu_hot, cpu) & PAGE_MASK;
-		err = sbm_map_kernel_range(&s->pt, addr, addr + PAGE_SIZE,
-					   SBM_USER_RO);
+		canary = (unsigned long)&per_cpu(fixed_percpu_data, cpu);
+		hot = (unsigned long)&per_cpu(pcpu_hot, cpu);
+		err = sbm_map_kernel_range(&s->pt, canary & PAGE_MASK,
+					   PAGE_ALIGN(canary + 1), SBM_USER_RO);
+		if (!err)
+			err = sbm_map_kernel_range(&s->pt, hot & PAGE_MASK,
+						   PAGE_ALIGN(hot + 1),
+						   SBM_USER_RO);
 		if (err)
 			return err;
 	}

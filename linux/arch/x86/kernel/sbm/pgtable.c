@@ -43,50 +43,48 @@ static void *sbm_alloc_table(struct sbm_pgtable *pt)
 	return page_address(page);
 }
 
+/*
+ * Point an empty entry of any level at a new table. All levels of entry
+ * are one pteval_t wide on x86-64.
+ */
+static int sbm_populate(struct sbm_pgtable *pt, void *entry)
+{
+	pteval_t *val = entry;
+	void *table;
+
+	if (*val & _PAGE_PRESENT)
+		return 0;
+	table = sbm_alloc_table(pt);
+	if (!table)
+		return -ENOMEM;
+	WRITE_ONCE(*val, __pa(table) | _PAGE_TABLE);
+	return 0;
+}
+
 /* The P4D entry of @addr, allocating the P4D table with 5-level paging. */
 static p4d_t *sbm_p4d(struct sbm_pgtable *pt, unsigned long addr)
 {
 	pgd_t *pgd = pt->pgd + pgd_index(addr);
 
-	if (pgtable_l5_enabled() && !(pgd_val(*pgd) & _PAGE_PRESENT)) {
-		void *table = sbm_alloc_table(pt);
-
-		if (!table)
-			return NULL;
-		WRITE_ONCE(*pgd, __pgd(__pa(table) | _PAGE_TABLE));
-	}
+	if (pgtable_l5_enabled() && sbm_populate(pt, pgd))
+		return NULL;
 	return p4d_offset(pgd, addr);
 }
 
 static pte_t *sbm_pte(struct sbm_pgtable *pt, unsigned long addr)
 {
 	p4d_t *p4d = sbm_p4d(pt, addr);
-	void *table;
 	pud_t *pud;
 	pmd_t *pmd;
 
-	if (!p4d)
+	if (!p4d || sbm_populate(pt, p4d))
 		return NULL;
-	if (!(p4d_val(*p4d) & _PAGE_PRESENT)) {
-		table = sbm_alloc_table(pt);
-		if (!table)
-			return NULL;
-		WRITE_ONCE(*p4d, __p4d(__pa(table) | _PAGE_TABLE));
-	}
 	pud = pud_offset(p4d, addr);
-	if (!(pud_val(*pud) & _PAGE_PRESENT)) {
-		table = sbm_alloc_table(pt);
-		if (!table)
-			return NULL;
-		WRITE_ONCE(*pud, __pud(__pa(table) | _PAGE_TABLE));
-	}
+	if (sbm_populate(pt, pud))
+		return NULL;
 	pmd = pmd_offset(pud, addr);
-	if (!(pmd_val(*pmd) & _PAGE_PRESENT)) {
-		table = sbm_alloc_table(pt);
-		if (!table)
-			return NULL;
-		WRITE_ONCE(*pmd, __pmd(__pa(table) | _PAGE_TABLE));
-	}
+	if (sbm_populate(pt, pmd))
+		return NULL;
 	return pte_offset_kernel(pmd, addr);
 }
 

@@ -269,17 +269,23 @@ static SBM_DEFINE_FUNC(write_input, const u32 *, in)
 	return 0;
 }
 
-static void input_is_readonly(struct kunit *test)
+/* Input copies and read-only maps cannot be written. */
+static void expect_readonly(struct kunit *test, bool map)
 {
-	u32 val = 7;
+	u32 val = 7, *in;
 	struct sbm sbm;
 
 	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
-	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, write_input,
-				       SBM_COPY_IN(&sbm, &val, sizeof(val))),
-			-EFAULT);
+	in = map ? SBM_MAP_READONLY(&sbm, &val, sizeof(val)) :
+		   SBM_COPY_IN(&sbm, &val, sizeof(val));
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, write_input, in), -EFAULT);
 	sbm_destroy(&sbm);
 	KUNIT_EXPECT_EQ(test, val, 7);
+}
+
+static void input_is_readonly(struct kunit *test)
+{
+	expect_readonly(test, false);
 }
 
 static SBM_DEFINE_FUNC(exec_buffer, u8 *, code)
@@ -303,15 +309,7 @@ static void no_exec_from_buffer(struct kunit *test)
 
 static void mapped_readonly_is_readonly(struct kunit *test)
 {
-	u32 val = 7;
-	struct sbm sbm;
-
-	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
-	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, write_input,
-				       SBM_MAP_READONLY(&sbm, &val, sizeof(val))),
-			-EFAULT);
-	sbm_destroy(&sbm);
-	KUNIT_EXPECT_EQ(test, val, 7);
+	expect_readonly(test, true);
 }
 
 static u32 sbm_test_static;
