@@ -25,10 +25,9 @@ PLAN = re.compile(r"^(?P<indent>\s*)1\.\.(?P<count>\d+)$")
 MARK_BEGIN = re.compile(r"sbm_test: (\S+): expected oops begin")
 MARK_END = re.compile(r"sbm_test: (\S+): expected oops end")
 # Kernel trouble; an expected guard-thread death shows only the first kind.
-OOPS = re.compile(r"BUG: unable to handle|BUG: kernel NULL pointer|"
-                  r"Oops: |general protection fault")
+OOPS = re.compile(r"BUG: unable to handle|BUG: kernel NULL pointer|Oops: ")
 TROUBLE = re.compile(r"BUG:|Oops|WARNING:|Kernel panic|kernel BUG at|"
-                     r"general protection fault|soft lockup|hard LOCKUP|"
+                     r"soft lockup|hard LOCKUP|"
                      r"rcu: INFO|self-detected stall|blocked for more than|"
                      r"UBSAN:|KASAN:|KFENCE:|refcount_t:|list_add corruption|"
                      r"Call Trace:")

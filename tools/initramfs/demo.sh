@@ -28,17 +28,21 @@ parse "width=640 height=oops"
 parse "a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9"
 
 if dmesg | grep -q 'sbm: strong isolation'; then
-	caption "3. A parser with a memory bug, contained"
+	caption "3. A parser with a bug, contained"
 	# The boot-time self-tests used up the report rate limit (10 in 5 s).
 	sleep 5
 	echo "The fault switch makes the parser overrun its output buffer."
 	echo overrun > $demo/fault
 	parse "width=640 height=480"
-	echo "Now it writes a kernel variable through a stray pointer."
-	echo wild > $demo/fault
-	parse "width=640 height=480"
-	echo "What the kernel logged:"
-	dmesg | sed -n 's/^\[[ 0-9.]*\] \(sbm: .*demo_parse stopped.*\)/\1/p' | tail -n 2
+	echo "Each other kind of fault the switch knows, and the verdict:"
+	for fault in wild null exec privileged syscall divide loop; do
+		echo $fault > $demo/fault
+		printf '%s' "width=640" > $demo/parse
+		printf '  %-12s %s' "$fault:" "$(cat $demo/parse)"
+		echo
+	done
+	echo "What the kernel logged for them:"
+	dmesg | sed -n 's/^\[[ 0-9.]*\] \(sbm: .*demo_parse stopped.*\)/\1/p' | tail -n 8
 	echo "The kernel carries on, and the next call works:"
 	parse "depth=24"
 else

@@ -5,10 +5,13 @@
  *   echo "width=640 height=480" > /sys/kernel/debug/sbm_demo/parse
  *   cat /sys/kernel/debug/sbm_demo/parse
  *
- * Writing "overrun" or "wild" to .../fault makes the next parse misbehave:
- * write past its output buffer, or write a kernel variable. With strong
- * isolation the sandbox is aborted and the kernel carries on; in weak mode
- * the writing task oopses.
+ * Writing a fault name to .../fault makes the next parse misbehave: write
+ * past its output buffer ("overrun"), write a kernel variable ("wild"),
+ * read through a NULL pointer ("null"), jump into its output buffer
+ * ("exec"), and on x86 execute a privileged instruction ("privileged"),
+ * ask for a system call ("syscall"), divide by zero ("divide") or never
+ * finish ("loop"). With strong isolation the sandbox is aborted and the
+ * kernel carries on; in weak mode the writing task may oops.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -19,6 +22,7 @@
 #include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/processor.h>
 #include <linux/sbm.h>
 #include <linux/slab.h>
 #include <linux/sprintf.h>
@@ -30,12 +34,28 @@
 #define DEMO_KEY_LEN	16
 #define DEMO_REPORT_LEN	1024
 
-enum demo_fault { DEMO_FAULT_NONE, DEMO_FAULT_OVERRUN, DEMO_FAULT_WILD };
+enum demo_fault {
+	DEMO_FAULT_NONE,
+	DEMO_FAULT_OVERRUN,
+	DEMO_FAULT_WILD,
+	DEMO_FAULT_NULL,
+	DEMO_FAULT_EXEC,
+	DEMO_FAULT_PRIVILEGED,
+	DEMO_FAULT_SYSCALL,
+	DEMO_FAULT_DIVIDE,
+	DEMO_FAULT_LOOP,
+};
 
 static const char * const demo_fault_names[] = {
 	[DEMO_FAULT_NONE] = "none",
 	[DEMO_FAULT_OVERRUN] = "overrun",
 	[DEMO_FAULT_WILD] = "wild",
+	[DEMO_FAULT_NULL] = "null",
+	[DEMO_FAULT_EXEC] = "exec",
+	[DEMO_FAULT_PRIVILEGED] = "privileged",
+	[DEMO_FAULT_SYSCALL] = "syscall",
+	[DEMO_FAULT_DIVIDE] = "divide",
+	[DEMO_FAULT_LOOP] = "loop",
 };
 
 struct demo_pair {
@@ -72,6 +92,39 @@ static int demo_parse_token(const char *tok, size_t len, struct demo_pair *pair)
 	return kstrtos64(value, 0, &pair->value);
 }
 
+/* The bugs that the fault switch plants in the parser. */
+static int demo_misbehave(int fault, struct demo_result *res)
+{
+	volatile int zero = 0;
+
+	switch (fault) {
+	case DEMO_FAULT_OVERRUN:
+		memset(res, 0xff, sizeof(*res) + PAGE_SIZE);
+		break;
+	case DEMO_FAULT_WILD:
+		WRITE_ONCE(demo_victim, 0xbad);
+		break;
+	case DEMO_FAULT_NULL:
+		return READ_ONCE(*(int *)NULL);
+	case DEMO_FAULT_EXEC:
+		return ((int (*)(void))res)();
+	case DEMO_FAULT_DIVIDE:
+		return (int)(unsigned long)res / zero;
+	case DEMO_FAULT_LOOP:
+		for (;;)
+			cpu_relax();
+#ifdef CONFIG_X86
+	case DEMO_FAULT_PRIVILEGED:
+		asm volatile("cli");
+		break;
+	case DEMO_FAULT_SYSCALL:
+		asm volatile("int $0x80" : : "a" (39) : "memory");
+		break;
+#endif
+	}
+	return 0;
+}
+
 /* The parser that runs in the sandbox: it sees only @text and @res. */
 static SBM_DEFINE_FUNC(demo_parse, const char *, text, size_t, len,
 		       struct demo_result *, res, int, fault)
@@ -79,10 +132,11 @@ static SBM_DEFINE_FUNC(demo_parse, const char *, text, size_t, len,
 	size_t pos = 0, start;
 	int err;
 
-	if (fault == DEMO_FAULT_OVERRUN)
-		memset(res, 0xff, sizeof(*res) + PAGE_SIZE);
-	if (fault == DEMO_FAULT_WILD)
-		WRITE_ONCE(demo_victim, 0xbad);
+	if (fault) {
+		err = demo_misbehave(fault, res);
+		if (err)
+			return err;
+	}
 
 	while (pos < len) {
 		while (pos < len && isspace(text[pos]))

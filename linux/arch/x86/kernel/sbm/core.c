@@ -367,7 +367,7 @@ static void sbm_describe(const struct x86_sbm_frame *f,
 			 f->error & X86_PF_WRITE ? "write" : "read",
 			 f->error & X86_PF_PROT ? "protection" : "not present");
 		abort->reason = buf;
-	} else if (f->vector == X86_TRAP_GP && f->error) {
+	} else if (abort->kind == SBM_ABORT_GENERAL_PROTECTION && f->error) {
 		snprintf(buf, len, "%s, selector 0x%lx", name, f->error);
 		abort->reason = buf;
 	} else {
