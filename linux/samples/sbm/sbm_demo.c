@@ -95,8 +95,9 @@ static int demo_parse_token(const char *tok, size_t len, struct demo_pair *pair)
 /* The bugs that the fault switch plants in the parser. */
 static int demo_misbehave(int fault, struct demo_result *res)
 {
-	volatile int zero = 0;
+	int zero = 0;
 
+	OPTIMIZER_HIDE_VAR(zero);
 	switch (fault) {
 	case DEMO_FAULT_OVERRUN:
 		memset(res, 0xff, sizeof(*res) + PAGE_SIZE);
