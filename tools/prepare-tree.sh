@@ -3,7 +3,8 @@
 #
 # Turn a Linux 6.12 source into build/linux: a git repository whose first
 # commit is the pristine source and whose later commits hold SandBox Mode,
-# one for the new files under linux/ and one per patch under patches/.
+# one for the new files under linux/ (with the patches numbered 0000) and
+# one per other patch under patches/.
 # Re-running rebuilds that chain in a scratch index and touches only the
 # files that changed, so incremental kernel builds stay incremental.
 #
@@ -66,6 +67,20 @@ make_base() {
 	mv "$tmp" "$tree"
 }
 
+# Apply a git format-patch file to the scratch index; print the name of a
+# file that holds its commit message.
+apply_patch() {
+	local msg
+
+	msg=$(mktemp)
+	git mailinfo "$msg" "$msg.diff" < "$1" > "$msg.info"
+	git_t apply --cached --whitespace=nowarn "$msg.diff" 2>&1 >&2 ||
+		{ rm -f "$msg"*; die "patch $(basename "$1") does not apply"; }
+	{ sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg"; } > "$msg.full"
+	rm -f "$msg" "$msg.diff" "$msg.info"
+	echo "$msg.full"
+}
+
 # Print the commit id of the SBM chain built on sbm-base, without touching
 # the work tree.
 build_chain() {
@@ -82,17 +97,19 @@ build_chain() {
 		fi
 	done
 	(cd "$top/linux" && git --git-dir="$tree/.git" --work-tree=. add -f --ignore-removal . >&2)
+	# Patches numbered 0000 belong to the commit that adds the new files
+	# (MAINTAINERS, say); the others get a commit each.
+	mapfile -t patches < <(ls "$top/patches/"0000-*.patch 2>/dev/null | sort)
+	for f in "${patches[@]}"; do
+		apply_patch "$f" > /dev/null
+	done
 	tip=$(git_t commit-tree "$(git_t write-tree)" -p "$parent" -F "$top/patches/new-files.txt")
 
-	mapfile -t patches < <(ls "$top/patches/"*.patch 2>/dev/null | sort)
+	mapfile -t patches < <(ls "$top/patches/"*.patch 2>/dev/null | grep -v '/0000-' | sort)
 	for f in "${patches[@]}"; do
-		msg=$(mktemp)
-		git mailinfo "$msg" "$msg.diff" < "$f" > "$msg.info"
-		git_t apply --cached --whitespace=nowarn "$msg.diff" 2>&1 >&2 ||
-			{ rm -f "$msg"*; die "patch $(basename "$f") does not apply"; }
-		{ sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg"; } > "$msg.full"
-		tip=$(git_t commit-tree "$(git_t write-tree)" -p "$tip" -F "$msg.full")
-		rm -f "$msg"*
+		msg=$(apply_patch "$f")
+		tip=$(git_t commit-tree "$(git_t write-tree)" -p "$tip" -F "$msg")
+		rm -f "$msg"
 	done
 	rm -f "$index"
 	unset GIT_INDEX_FILE
