@@ -20,6 +20,7 @@
 #include <linux/sched/task.h>
 #include <trace/events/sbm.h>
 #include <asm/apic.h>
+#include <asm/sections.h>
 #include <asm/tsc.h>
 
 #include "sbm.h"
@@ -378,6 +379,11 @@ static void long_computation(struct kunit *test)
 		   current->nvcsw + current->nivcsw - nvcsw);
 }
 
+static SBM_DEFINE_FUNC(return_zero)
+{
+	return 0;
+}
+
 static SBM_DEFINE_FUNC(forever)
 {
 	for (;;)
@@ -470,6 +476,7 @@ static void preempted_sandboxes(struct kunit *test)
 
 static atomic_t sbm_test_nmis = ATOMIC_INIT(0);
 static atomic_t sbm_test_nmis_in_sandbox = ATOMIC_INIT(0);
+static atomic_t sbm_test_nmis_in_switch = ATOMIC_INIT(0);
 static int sbm_test_nmi_cpu = -1;
 
 static int sbm_test_nmi(unsigned int type, struct pt_regs *regs)
@@ -479,10 +486,31 @@ static int sbm_test_nmi(unsigned int type, struct pt_regs *regs)
 	if (raw_smp_processor_id() != READ_ONCE(sbm_test_nmi_cpu))
 		return NMI_DONE;
 	atomic_inc(&sbm_test_nmis);
-	/* An NMI that stopped a sandbox is served from its raise stub. */
+	/*
+	 * An NMI that stopped a sandbox is served from its raise stub; one
+	 * that hit the switch to or from a sandbox, from the entry text.
+	 */
 	if (regs->ip - raise < 256 * SBM_RAISE_STUB_SIZE)
 		atomic_inc(&sbm_test_nmis_in_sandbox);
+	else if (regs->ip >= (unsigned long)__entry_text_start &&
+		 regs->ip < (unsigned long)__entry_text_end)
+		atomic_inc(&sbm_test_nmis_in_switch);
 	return NMI_HANDLED;
+}
+
+static int sbm_test_watch_nmis(int cpu)
+{
+	WRITE_ONCE(sbm_test_nmi_cpu, cpu);
+	atomic_set(&sbm_test_nmis, 0);
+	atomic_set(&sbm_test_nmis_in_sandbox, 0);
+	atomic_set(&sbm_test_nmis_in_switch, 0);
+	return register_nmi_handler(NMI_LOCAL, sbm_test_nmi, 0, "sbm_test");
+}
+
+static void sbm_test_unwatch_nmis(void)
+{
+	unregister_nmi_handler(NMI_LOCAL, "sbm_test");
+	WRITE_ONCE(sbm_test_nmi_cpu, -1);
 }
 
 /* NMIs that hit a running sandbox reach the kernel; the sandbox resumes. */
@@ -497,11 +525,7 @@ static void nmi_during_sandbox(struct kunit *test)
 	/* Send NMIs from this CPU to the other, where the sandbox spins. */
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	WRITE_ONCE(sbm_test_nmi_cpu, cpu);
-	atomic_set(&sbm_test_nmis, 0);
-	atomic_set(&sbm_test_nmis_in_sandbox, 0);
-	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, sbm_test_nmi, 0,
-						   "sbm_test"), 0);
+	KUNIT_ASSERT_EQ(test, sbm_test_watch_nmis(cpu), 0);
 
 	task = start_spin(&run, cpu, "sbm_nmi");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
@@ -511,8 +535,7 @@ static void nmi_during_sandbox(struct kunit *test)
 	}
 	kthread_stop(task);
 	put_task_struct(task);
-	unregister_nmi_handler(NMI_LOCAL, "sbm_test");
-	WRITE_ONCE(sbm_test_nmi_cpu, -1);
+	sbm_test_unwatch_nmis();
 	migrate_enable();
 
 	KUNIT_EXPECT_EQ(test, run.ret, 0);
@@ -520,6 +543,72 @@ static void nmi_during_sandbox(struct kunit *test)
 	kunit_info(test, "%d NMIs, %d of them stopped the sandbox\n",
 		   atomic_read(&sbm_test_nmis),
 		   atomic_read(&sbm_test_nmis_in_sandbox));
+}
+
+struct short_calls {
+	unsigned int done;
+	unsigned int failed;
+	bool stop;
+};
+
+static int short_calls_thread(void *data)
+{
+	struct short_calls *calls = data;
+	struct sbm sbm;
+
+	sbm_init(&sbm);
+	while (!READ_ONCE(calls->stop) && !kthread_should_stop()) {
+		if (sbm_call(&sbm, return_zero))
+			calls->failed++;
+		calls->done++;
+	}
+	sbm_destroy(&sbm);
+	return 0;
+}
+
+/*
+ * A flood of NMIs at a CPU that keeps entering and leaving sandboxes:
+ * some land in the switch code itself, where the CR3 and IDT they find
+ * must be restored. Every call must still succeed.
+ */
+static void nmi_storm(struct kunit *test)
+{
+	struct short_calls calls = { };
+	struct task_struct *task;
+	unsigned long end;
+	int cpu, i;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	KUNIT_ASSERT_EQ(test, sbm_test_watch_nmis(cpu), 0);
+
+	task = kthread_create(short_calls_thread, &calls, "sbm_storm");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	kthread_bind(task, cpu);
+	get_task_struct(task);
+	wake_up_process(task);
+	end = jiffies + msecs_to_jiffies(1000);
+	/* As fast as the target CPU can take them, without sleeping. */
+	while (time_before(jiffies, end)) {
+		__apic_send_IPI(cpu, NMI_VECTOR);
+		for (i = 0; i < 100; i++)
+			cpu_relax();
+	}
+	WRITE_ONCE(calls.stop, true);
+	kthread_stop(task);
+	put_task_struct(task);
+	sbm_test_unwatch_nmis();
+	migrate_enable();
+
+	KUNIT_EXPECT_GT(test, calls.done, 0);
+	KUNIT_EXPECT_EQ(test, calls.failed, 0);
+	KUNIT_EXPECT_GT(test, atomic_read(&sbm_test_nmis), 0);
+	kunit_info(test, "%u calls, %d NMIs: %d stopped a sandbox, %d hit the switch code\n",
+		   calls.done, atomic_read(&sbm_test_nmis),
+		   atomic_read(&sbm_test_nmis_in_sandbox),
+		   atomic_read(&sbm_test_nmis_in_switch));
 }
 
 static struct kunit_case sbm_x86_test_cases[] = {
@@ -533,6 +622,7 @@ static struct kunit_case sbm_x86_test_cases[] = {
 	KUNIT_CASE(concurrent_sandboxes),
 	KUNIT_CASE(preempted_sandboxes),
 	KUNIT_CASE(nmi_during_sandbox),
+	KUNIT_CASE(nmi_storm),
 	{}
 };
 
