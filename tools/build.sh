@@ -37,5 +37,7 @@ while read -r line; do
 done < "$out/sbm.fragment"
 [ "$bad" = 0 ] || exit 1
 
+targets=(bzImage)
+grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
 echo "build: $cfg"
-kmake -j"$(nproc)" bzImage
+kmake -j"$(nproc)" "${targets[@]}"

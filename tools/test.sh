@@ -10,13 +10,15 @@ shopt -s inherit_errexit
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-# label:configuration:extra kernel arguments
+# label:configuration:extra kernel arguments. Boots with sbm_scene= also
+# start the initramfs, which loads the configuration's modules.
 runs=(
 	"off:off:"
 	"weak:weak:"
 	"strong:strong:"
 	"strong-pti:strong:pti=on"
 	"strong-nopcid:strong:nopcid"
+	"modules:modules:sbm_scene=modules"
 )
 
 tools/deps.sh
@@ -24,6 +26,7 @@ tools/prepare-tree.sh
 for cfg in $(printf '%s\n' "${runs[@]}" | cut -d: -f2 | sort -u); do
 	tools/build.sh "$cfg"
 done
+tools/initramfs.sh modules
 
 logs=()
 status=0
@@ -32,10 +35,14 @@ for run in "${runs[@]}"; do
 	log=build/$cfg/kunit-$label.log
 	echo "test: booting $label"
 	# shellcheck disable=SC2086 # $args is a list of kernel arguments
-	if ! tools/boot.sh "$cfg" -t "${SBM_BOOT_TIMEOUT:-300}" kunit_shutdown=poweroff $args > "$log" 2>&1; then
-		echo "test: $label: QEMU did not power off cleanly (see $log)"
-		status=1
-	fi
+	case "$args" in
+	*sbm_scene=*)
+		tools/boot.sh "$cfg" -t "${SBM_BOOT_TIMEOUT:-300}" -i build/initramfs.cpio.gz \
+			-c "$log" $args > "$log.scene" 2>&1 ;;
+	*)
+		tools/boot.sh "$cfg" -t "${SBM_BOOT_TIMEOUT:-300}" kunit_shutdown=poweroff \
+			$args > "$log" 2>&1 ;;
+	esac || { echo "test: $label: QEMU did not power off cleanly (see $log)"; status=1; }
 	logs+=("$label=$log")
 done
 

@@ -487,6 +487,12 @@ static int __init sbm_x86_init(void)
 		       ERR_PTR(err));
 		return 0;
 	}
+	if (IS_ENABLED(CONFIG_MODULES)) {
+		err = sbm_modules_init();
+		if (err)
+			pr_warn("module code not available to sandboxes: %pe\n",
+				ERR_PTR(err));
+	}
 	sbm_ready = true;
 	pr_info("strong isolation: x86-64 user mode, own page tables%s%s\n",
 		boot_cpu_has(X86_FEATURE_PTI) ? ", PTI" : "",

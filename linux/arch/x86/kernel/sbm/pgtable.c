@@ -23,6 +23,7 @@
 
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/pgtable.h>
 #include <asm/cpu_entry_area.h>
 #include <asm/sections.h>
@@ -32,6 +33,8 @@
 
 static struct sbm_pgtable sbm_template;
 static p4d_t sbm_image_p4d;
+/* Serialises changes of the template for modules. */
+static DEFINE_MUTEX(sbm_template_lock);
 
 static void *sbm_alloc_table(struct sbm_pgtable *pt)
 {
@@ -282,6 +285,55 @@ static int sbm_template_map(unsigned long start, unsigned long end,
 			return err;
 	}
 	return 0;
+}
+
+/**
+ * sbm_template_map_range() - add kernel memory to what all sandboxes see
+ * @start: first address, page-aligned, in the kernel image's slot
+ * @end:   end address
+ * @prot:  SBM_USER_* permissions
+ *
+ * For the text and read-only data of modules, which load into that slot.
+ *
+ * Return: 0 or a negative errno; a failure may leave part of the range
+ * mapped.
+ */
+int sbm_template_map_range(unsigned long start, unsigned long end,
+			   pteval_t prot)
+{
+	unsigned long addr, pfn;
+	int err = 0;
+
+	mutex_lock(&sbm_template_lock);
+	for (addr = start; addr < end && !err; addr += PAGE_SIZE) {
+		err = sbm_kernel_pfn(addr, &pfn);
+		if (!err)
+			err = sbm_map_page(&sbm_template, addr, pfn, prot);
+	}
+	mutex_unlock(&sbm_template_lock);
+	return err;
+}
+
+/**
+ * sbm_template_unmap_range() - take kernel memory back from all sandboxes
+ * @start: first address, page-aligned
+ * @end:   end address
+ *
+ * The tables stay, for the next module. A sandbox that runs while its
+ * memory goes away may keep a TLB entry until it next enters.
+ */
+void sbm_template_unmap_range(unsigned long start, unsigned long end)
+{
+	unsigned long addr;
+	pte_t *pte;
+
+	mutex_lock(&sbm_template_lock);
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		pte = sbm_pte(&sbm_template, addr);
+		if (pte)
+			WRITE_ONCE(*pte, __pte(0));
+	}
+	mutex_unlock(&sbm_template_lock);
 }
 
 /**

@@ -37,6 +37,10 @@ int sbm_map_kernel_range(struct sbm_pgtable *pt, unsigned long start,
 bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 			unsigned long error_code);
 int sbm_pgtable_template_init(const gate_desc *idt);
+int sbm_template_map_range(unsigned long start, unsigned long end,
+			   pteval_t prot);
+void sbm_template_unmap_range(unsigned long start, unsigned long end);
+int sbm_modules_init(void);
 
 extern unsigned int sbm_time_limit_ms;
 
