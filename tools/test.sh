@@ -10,7 +10,9 @@ shopt -s inherit_errexit
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-# label:configuration:extra kernel arguments. Boots with sbm_scene= also
+# label:configuration:extra kernel arguments. QEMU's "-cpu max" has LA57,
+# so the default boots use 5-level paging and no5lvl tests 4-level paging.
+# Boots with sbm_scene= also
 # start the initramfs, which loads the configuration's modules.
 runs=(
 	"off:off:"
@@ -18,6 +20,7 @@ runs=(
 	"strong:strong:"
 	"strong-pti:strong:pti=on"
 	"strong-nopcid:strong:nopcid"
+	"strong-4level:strong:no5lvl"
 	"modules:modules:sbm_scene=modules"
 )
 
