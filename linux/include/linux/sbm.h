@@ -310,7 +310,8 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 /**
  * SBM_DEFINE_CALL() - declare the sandbox call helper of a function
  * @f:   the function, which returns int
- * @...: its parameters as type, name pairs (at most six)
+ * @...: its parameters as type, name pairs (at most six), each of a scalar
+ *       or pointer type
  *
  * Declares the thunk of @f and the structure that carries its arguments,
  * and defines an inline helper that stores the arguments in that structure
