@@ -503,19 +503,32 @@ static int sbm_test_nmi(unsigned int type, struct pt_regs *regs)
 	return NMI_HANDLED;
 }
 
-static int sbm_test_watch_nmis(int cpu)
+/*
+ * Stay on this CPU and count the NMIs of another one, to which the test
+ * sends them. Return: that CPU.
+ */
+static int sbm_test_watch_nmis(struct kunit *test)
 {
+	int cpu;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
 	WRITE_ONCE(sbm_test_nmi_cpu, cpu);
 	atomic_set(&sbm_test_nmis, 0);
 	atomic_set(&sbm_test_nmis_in_sandbox, 0);
 	atomic_set(&sbm_test_nmis_in_switch, 0);
-	return register_nmi_handler(NMI_LOCAL, sbm_test_nmi, 0, "sbm_test");
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, sbm_test_nmi, 0,
+						   "sbm_test"), 0);
+	return cpu;
 }
 
 static void sbm_test_unwatch_nmis(void)
 {
 	unregister_nmi_handler(NMI_LOCAL, "sbm_test");
 	WRITE_ONCE(sbm_test_nmi_cpu, -1);
+	migrate_enable();
 }
 
 /* NMIs that hit a running sandbox reach the kernel; the sandbox resumes. */
@@ -525,12 +538,8 @@ static void nmi_during_sandbox(struct kunit *test)
 	struct task_struct *task;
 	int cpu, i;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two CPUs");
 	/* Send NMIs from this CPU to the other, where the sandbox spins. */
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	KUNIT_ASSERT_EQ(test, sbm_test_watch_nmis(cpu), 0);
+	cpu = sbm_test_watch_nmis(test);
 
 	task = start_spin(&run, cpu, "sbm_nmi");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
@@ -541,7 +550,6 @@ static void nmi_during_sandbox(struct kunit *test)
 	kthread_stop(task);
 	put_task_struct(task);
 	sbm_test_unwatch_nmis();
-	migrate_enable();
 
 	KUNIT_EXPECT_EQ(test, run.ret, 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&sbm_test_nmis_in_sandbox), 0);
@@ -583,12 +591,7 @@ static void nmi_storm(struct kunit *test)
 	unsigned long end;
 	int cpu, i;
 
-	if (num_online_cpus() < 2)
-		kunit_skip(test, "needs two CPUs");
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	KUNIT_ASSERT_EQ(test, sbm_test_watch_nmis(cpu), 0);
-
+	cpu = sbm_test_watch_nmis(test);
 	task = kthread_create(short_calls_thread, &calls, "sbm_storm");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	kthread_bind(task, cpu);
@@ -605,7 +608,6 @@ static void nmi_storm(struct kunit *test)
 	kthread_stop(task);
 	put_task_struct(task);
 	sbm_test_unwatch_nmis();
-	migrate_enable();
 
 	KUNIT_EXPECT_GT(test, calls.done, 0);
 	KUNIT_EXPECT_EQ(test, calls.failed, 0);
