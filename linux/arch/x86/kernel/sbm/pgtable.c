@@ -172,6 +172,19 @@ int sbm_map_kernel_range(struct sbm_pgtable *pt, unsigned long start,
 	return 0;
 }
 
+/*
+ * One level of a walk: the access rights are those that every level
+ * grants. Sandbox tables have no large pages. Return: false to stop.
+ */
+static bool sbm_walk_step(pteval_t val, pteval_t *all, pteval_t *nx)
+{
+	if (!(val & _PAGE_PRESENT) || (val & _PAGE_PSE))
+		return false;
+	*all &= val;
+	*nx |= val & _PAGE_NX;
+	return true;
+}
+
 /**
  * sbm_user_access_ok() - would the sandbox page tables allow an access?
  * @pt:         the sandbox page tables
@@ -186,39 +199,25 @@ int sbm_map_kernel_range(struct sbm_pgtable *pt, unsigned long start,
 bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 			unsigned long error_code)
 {
+	pteval_t all = _PAGE_USER | _PAGE_RW, nx = 0;
 	pgd_t *pgd = pt->pgd + pgd_index(addr);
-	pteval_t all = _PAGE_USER | _PAGE_RW, nx = 0, val;
 	p4d_t *p4d;
 	pud_t *pud;
 	pmd_t *pmd;
-	pte_t *pte;
 
 	if (!(pgd_val(*pgd) & _PAGE_PRESENT))
 		return false;
 	p4d = p4d_offset(pgd, addr);
-	val = p4d_val(*p4d);
-	if (!(val & _PAGE_PRESENT))
+	if (!sbm_walk_step(p4d_val(*p4d), &all, &nx))
 		return false;
-	all &= val;
-	nx |= val & _PAGE_NX;
 	pud = pud_offset(p4d, addr);
-	val = pud_val(*pud);
-	if (!(val & _PAGE_PRESENT) || (val & _PAGE_PSE))
+	if (!sbm_walk_step(pud_val(*pud), &all, &nx))
 		return false;
-	all &= val;
-	nx |= val & _PAGE_NX;
 	pmd = pmd_offset(pud, addr);
-	val = pmd_val(*pmd);
-	if (!(val & _PAGE_PRESENT) || (val & _PAGE_PSE))
+	if (!sbm_walk_step(pmd_val(*pmd), &all, &nx))
 		return false;
-	all &= val;
-	nx |= val & _PAGE_NX;
-	pte = pte_offset_kernel(pmd, addr);
-	val = pte_val(*pte);
-	if (!(val & _PAGE_PRESENT))
+	if (!sbm_walk_step(pte_val(*pte_offset_kernel(pmd, addr)), &all, &nx))
 		return false;
-	all &= val;
-	nx |= val & _PAGE_NX;
 
 	if (!(all & _PAGE_USER))
 		return false;
