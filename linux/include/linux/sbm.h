@@ -27,7 +27,10 @@ typedef int (*sbm_func)(void *data);
  * @private: architecture-private state
  * @bufs:    private copies of the caller's buffers
  * @caller:  where the running call was made from, for reports
- * @live:    between sbm_init() and sbm_destroy(), for statistics
+ * @live:    between sbm_init() and sbm_destroy()
+ * @busy:    bit 0 is set while a call runs
+ * @args_size: size of the argument block of the running call, which the
+ *           architecture copies into the sandbox; 0 to pass @data as is
  *
  * The instance usually lives on the caller's stack, between sbm_init()
  * and sbm_destroy(). Its fields are private to the SBM code.
@@ -39,6 +42,8 @@ struct sbm {
 	struct list_head bufs;
 	unsigned long caller;
 	bool live;
+	unsigned long busy;
+	size_t args_size;
 #endif
 };
 
@@ -52,6 +57,7 @@ struct sbm {
 int sbm_init(struct sbm *sbm);
 void sbm_destroy(struct sbm *sbm);
 int sbm_exec(struct sbm *sbm, sbm_func func, void *data);
+int sbm_exec_args(struct sbm *sbm, sbm_func func, void *args, size_t size);
 void *sbm_add_copy(struct sbm *sbm, const void *buf, size_t size,
 		   unsigned int dir);
 void *sbm_add_map(struct sbm *sbm, const void *buf, size_t size,
@@ -72,6 +78,9 @@ static inline int sbm_error(const struct sbm *sbm)
 {
 	return sbm->error;
 }
+
+/* How long a call may run in a strong sandbox: sbm.time_limit_ms. */
+extern unsigned int sbm_time_limit_ms;
 
 /*
  * Architecture hooks. An architecture that implements them selects
@@ -157,6 +166,12 @@ static inline int sbm_error(const struct sbm *sbm)
 static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 {
 	return func(data);
+}
+
+static inline int sbm_exec_args(struct sbm *sbm, sbm_func func, void *args,
+				size_t size)
+{
+	return func(args);
 }
 
 #define __SBM_COPY(sbm, buf, size, dir)					\
@@ -304,7 +319,8 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		struct __sbm_args_##f __sbm_args = {			\
 			__SBM_JOIN(STORE, __VA_ARGS__)			\
 		};							\
-		return sbm_exec(__sbm, __sbm_thunk_##f, &__sbm_args);	\
+		return sbm_exec_args(__sbm, __sbm_thunk_##f, &__sbm_args, \
+				     sizeof(__sbm_args));		\
 	}
 
 /**
@@ -315,7 +331,8 @@ static inline int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
  *
  * Declares the thunk of @f and the structure that carries its arguments,
  * and defines an inline helper that stores the arguments in that structure
- * on the caller's stack and runs the thunk with sbm_exec(). Usable in a
+ * on the caller's stack and runs the thunk with sbm_exec_args(), which
+ * hands the target a private copy of the structure. Usable in a
  * header; pair it with SBM_DEFINE_THUNK() in one source file. A storage
  * class written before the macro (``static``) applies to the thunk.
  */

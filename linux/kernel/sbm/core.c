@@ -15,8 +15,11 @@
 #include <linux/gfp.h>
 #include <linux/init.h>
 #include <linux/mm.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/preempt.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task_stack.h>
 #include <linux/sbm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -26,6 +29,14 @@
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/sbm.h>
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "sbm."
+
+unsigned int sbm_time_limit_ms = 1000;
+module_param_named(time_limit_ms, sbm_time_limit_ms, uint, 0644);
+MODULE_PARM_DESC(time_limit_ms, "Time a sandboxed call may run (ms)");
+EXPORT_SYMBOL_GPL(sbm_time_limit_ms);
 
 /**
  * struct sbm_buf - a private copy of a caller's buffer
@@ -83,6 +94,8 @@ static int sbm_start_buf(struct sbm *sbm, const void *buf, size_t size,
 	int err;
 
 	*ret = NULL;
+	if (!sbm->live && !sbm->error)
+		sbm->error = -EINVAL;
 	if (sbm->error)
 		return 0;
 	if (!size) {
@@ -207,7 +220,9 @@ EXPORT_SYMBOL_GPL(sbm_add_copy);
  * @writable: whether the target may modify it
  *
  * The back end of SBM_MAP_READONLY() and SBM_MAP_WRITABLE(); use those.
- * Errors are as for sbm_add_copy(), plus those of the architecture.
+ * Errors are as for sbm_add_copy(), plus those of the architecture, and
+ * -EINVAL for a writable map that is not whole pages or that lies on the
+ * caller's stack.
  *
  * Return: @buf; ZERO_SIZE_PTR if @size is 0; NULL on failure, or if the
  * instance had already failed.
@@ -221,6 +236,17 @@ void *sbm_add_map(struct sbm *sbm, const void *buf, size_t size,
 
 	if (!sbm_start_buf(sbm, buf, size, &end, _RET_IP_, &ret))
 		return ret;
+
+	/*
+	 * The target could write whatever else shares a page with a writable
+	 * map: only whole pages, never on the caller's stack.
+	 */
+	if (writable && (!PAGE_ALIGNED(buf) || !PAGE_ALIGNED(size) ||
+			 object_is_on_stack(buf))) {
+		pr_warn_ratelimited("%pS: writable map of %zu bytes at %px is not whole pages off the stack\n",
+				    (void *)_RET_IP_, size, buf);
+		return sbm_fail(sbm, -EINVAL);
+	}
 
 	start = (unsigned long)buf & PAGE_MASK;
 	end = PAGE_ALIGN(end);
@@ -256,13 +282,19 @@ EXPORT_SYMBOL_GPL(sbm_init);
  * @sbm: the instance
  *
  * Frees every buffer copy and the architecture's state. Safe after a failed
- * sbm_init(), after a failed call and when no call was made; the buffers
- * returned by the SBM_COPY_* macros are invalid afterwards.
+ * sbm_init(), after a failed call, when no call was made and twice; the
+ * buffers returned by the SBM_COPY_* macros are invalid afterwards, and
+ * every later operation on @sbm fails with -EINVAL (or the sticky error it
+ * had) until the next sbm_init().
  */
 void sbm_destroy(struct sbm *sbm)
 {
 	struct sbm_buf *buf, *next;
 
+	/* Freeing what a running call uses would be worse than a leak. */
+	if (WARN_ONCE(test_bit(0, &sbm->busy),
+		      "sbm: instance destroyed while a call runs\n"))
+		return;
 	list_for_each_entry_safe(buf, next, &sbm->bufs, list)
 		sbm_free_buf(buf);
 	INIT_LIST_HEAD(&sbm->bufs);
@@ -270,32 +302,46 @@ void sbm_destroy(struct sbm *sbm)
 	if (sbm->live)
 		sbm_stat_add(SBM_STAT_DESTROYED, 1);
 	sbm->live = false;
+	if (!sbm->error)
+		sbm->error = -EINVAL;
 }
 EXPORT_SYMBOL_GPL(sbm_destroy);
 
-/**
- * sbm_exec() - run a function in the sandbox
- * @sbm:  sandbox instance
- * @func: the target function
- * @data: its argument, usually built by a sbm_call() helper
- *
- * Fills the input copies from the caller's buffers, runs @func, and if it
- * completes, copies the output copies back to the caller's buffers.
- *
- * Return: the sticky error if the instance had failed or the sandbox was
- * aborted (nothing is copied back then); otherwise what @func returned.
+/*
+ * A call needs a live instance that no other call is using, from a
+ * context that may sleep: the target may run for a long time and is
+ * preempted like any kernel code.
  */
-int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
+static int sbm_claim(struct sbm *sbm)
+{
+	if (!sbm->live)
+		return -EINVAL;
+	if (WARN_ONCE(irqs_disabled() || in_atomic() || !in_task(),
+		      "sbm: sbm_exec() called from atomic context\n"))
+		return -EINVAL;
+	if (test_and_set_bit_lock(0, &sbm->busy))
+		return -EBUSY;
+	return 0;
+}
+
+static int __sbm_exec(struct sbm *sbm, sbm_func func, void *data,
+		      size_t args_size, unsigned long caller)
 {
 	size_t bytes = 0;
 	struct sbm_buf *buf;
 	u64 start, time;
 	int ret;
 
-	if (sbm->error)
-		return sbm->error;
+	ret = sbm_claim(sbm);
+	if (ret)
+		return ret;
+	if (sbm->error) {
+		ret = sbm->error;
+		goto out;
+	}
 
-	sbm->caller = _RET_IP_;
+	sbm->caller = caller;
+	sbm->args_size = args_size;
 	list_for_each_entry(buf, &sbm->bufs, list) {
 		if (buf->dir & SBM_BUF_IN) {
 			memcpy(buf->copy, buf->caller, buf->size);
@@ -314,7 +360,7 @@ int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		ret = sbm->error;
 	trace_sbm_exit(sbm, func, ret, time);
 	if (sbm->error)
-		return ret;
+		goto out;
 
 	bytes = 0;
 	list_for_each_entry(buf, &sbm->bufs, list) {
@@ -324,9 +370,57 @@ int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		}
 	}
 	sbm_stat_add(SBM_STAT_BYTES_OUT, bytes);
+out:
+	clear_bit_unlock(0, &sbm->busy);
 	return ret;
 }
+
+/**
+ * sbm_exec() - run a function in the sandbox
+ * @sbm:  sandbox instance
+ * @func: the target function
+ * @data: its argument, passed as is
+ *
+ * Fills the input copies from the caller's buffers, runs @func, and if it
+ * completes, copies the output copies back to the caller's buffers. With
+ * strong isolation the target can use @data only if it points into memory
+ * the sandbox sees (a buffer copy or a map); the sbm_call() helpers use
+ * sbm_exec_args() instead, which copies their argument block.
+ *
+ * Call it from a context that may sleep, on an instance between
+ * sbm_init() and sbm_destroy(), one call at a time.
+ *
+ * Return: the sticky error if the instance had failed or the sandbox was
+ * aborted (nothing is copied back then); -EINVAL after sbm_destroy() or
+ * from atomic context (which also warns once); -EBUSY while another call
+ * on @sbm runs; otherwise what @func returned. Neither -EINVAL for atomic
+ * context nor -EBUSY becomes the sticky error.
+ */
+int sbm_exec(struct sbm *sbm, sbm_func func, void *data)
+{
+	return __sbm_exec(sbm, func, data, 0, _RET_IP_);
+}
 EXPORT_SYMBOL_GPL(sbm_exec);
+
+/**
+ * sbm_exec_args() - run a function in the sandbox on a copy of its arguments
+ * @sbm:  sandbox instance
+ * @func: the target function
+ * @args: its argument block, usually on the caller's stack
+ * @size: size of @args in bytes
+ *
+ * Like sbm_exec(), but the target receives a private copy of the @size
+ * bytes at @args (with strong isolation, on the sandbox stack), so the
+ * caller's stack stays out of its reach. The sbm_call() helpers use it.
+ *
+ * Return: as for sbm_exec(); -E2BIG if the architecture cannot fit
+ * @size bytes on the sandbox stack.
+ */
+int sbm_exec_args(struct sbm *sbm, sbm_func func, void *args, size_t size)
+{
+	return __sbm_exec(sbm, func, args, size, _RET_IP_);
+}
+EXPORT_SYMBOL_GPL(sbm_exec_args);
 
 #ifndef CONFIG_HAVE_ARCH_SBM
 static int __init sbm_announce(void)

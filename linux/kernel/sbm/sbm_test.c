@@ -878,7 +878,7 @@ static void input_taken_at_call(struct kunit *test)
 static void macro_arguments(struct kunit *test)
 {
 	struct sbm *sbm = test->priv;
-	u32 words[4] = { }, *cursor = words;
+	u32 words[4] = { }, *cursor = words, *page, **pages;
 	static const char text[] = "abc";
 
 	BUILD_BUG_ON(!__same_type(SBM_COPY_IN(sbm, text, 1), const char *));
@@ -887,27 +887,39 @@ static void macro_arguments(struct kunit *test)
 				  const char *));
 
 	KUNIT_EXPECT_NOT_NULL(test, SBM_COPY_OUT(sbm, cursor++, 4));
-	KUNIT_EXPECT_NOT_NULL(test, SBM_MAP_WRITABLE(sbm, cursor++, 4));
+	KUNIT_EXPECT_NOT_NULL(test, SBM_COPY_IN(sbm, cursor++, 4));
 	KUNIT_EXPECT_PTR_EQ(test, cursor, &words[2]);
+	/* A writable map takes whole pages. */
+	page = vzalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	pages = &page;
+	KUNIT_EXPECT_PTR_EQ(test, SBM_MAP_WRITABLE(sbm, *pages++, PAGE_SIZE),
+			    page);
+	KUNIT_EXPECT_PTR_EQ(test, pages, &page + 1);
 	KUNIT_EXPECT_EQ(test, sbm_call(sbm, return_value, -EBADMSG), -EBADMSG);
 	KUNIT_EXPECT_EQ(test, sbm_call(sbm, return_value, 7), 7);
 	KUNIT_EXPECT_EQ(test, sbm_call(sbm, no_args), 1234);
+	vfree(page);
 }
 
 /* Mapped memory is shared in place, at the caller's address. */
 static void map_shares_in_place(struct kunit *test)
 {
 	struct sbm *sbm = test->priv;
-	u32 *shared, val = 0;
+	u32 *shared, *val;
 	const u32 *ro;
 	u32 src = 77;
 
-	shared = SBM_MAP_WRITABLE(sbm, &val, sizeof(val));
+	/* Writable maps take whole pages; read-only ones any range. */
+	val = vzalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, val);
+	shared = SBM_MAP_WRITABLE(sbm, val, PAGE_SIZE);
 	ro = SBM_MAP_READONLY(sbm, &src, sizeof(src));
-	KUNIT_ASSERT_PTR_EQ(test, shared, &val);
-	KUNIT_ASSERT_PTR_EQ(test, ro, (const u32 *)&src);
+	KUNIT_EXPECT_PTR_EQ(test, shared, val);
+	KUNIT_EXPECT_PTR_EQ(test, ro, (const u32 *)&src);
 	KUNIT_EXPECT_EQ(test, sbm_call(sbm, read_u32, ro, shared), 0);
-	KUNIT_EXPECT_EQ(test, val, 77);
+	KUNIT_EXPECT_EQ(test, *val, 77);
+	vfree(val);
 }
 
 /* The statistics count instances, calls and copied bytes, once each. */

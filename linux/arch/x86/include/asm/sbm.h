@@ -20,6 +20,7 @@
 #define SBM_CTX_KERNEL_GS	40
 #define SBM_CTX_KERNEL_IDT	48
 #define SBM_CTX_SANDBOX_IDT	64
+#define SBM_CTX_KERNEL_PKRU	80
 
 /* struct x86_sbm_frame: 15 registers, vector, error code, IRET frame. */
 #define SBM_FRAME_SIZE		(22 * 8)
@@ -58,6 +59,7 @@ struct x86_sbm_frame {
  * @kernel_gs:     GS selector to restore
  * @kernel_idt:    the kernel's IDT
  * @sandbox_idt:   the IDT used while the sandbox runs
+ * @kernel_pkru:   PKRU to restore, if the CPU has protection keys
  */
 struct x86_sbm_ctx {
 	unsigned long kernel_cr3;
@@ -68,6 +70,7 @@ struct x86_sbm_ctx {
 	unsigned long kernel_gs;
 	struct desc_ptr kernel_idt __aligned(16);
 	struct desc_ptr sandbox_idt __aligned(16);
+	u32 kernel_pkru __aligned(16);
 };
 
 static inline struct x86_sbm_frame *x86_sbm_frame(struct x86_sbm_ctx *ctx)

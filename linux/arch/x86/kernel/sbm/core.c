@@ -16,7 +16,6 @@
 #define pr_fmt(fmt) "sbm: " fmt
 
 #include <linux/init.h>
-#include <linux/moduleparam.h>
 #include <linux/processor.h>
 #include <linux/mm.h>
 #include <linux/sbm.h>
@@ -28,22 +27,20 @@
 #include <linux/vmalloc.h>
 #include <kunit/static_stub.h>
 #include <asm/desc.h>
+#include <asm/fpu/api.h>
+#include <asm/ia32.h>
 #include <asm/msr.h>
+#include <asm/nospec-branch.h>
 #include <asm/special_insns.h>
+#include <asm/pkru.h>
 #include <asm/tlbflush.h>
 #include <asm/trap_pf.h>
 #include <asm/trapnr.h>
 
 #include "sbm.h"
 
-#undef MODULE_PARAM_PREFIX
-#define MODULE_PARAM_PREFIX "sbm."
-
-unsigned int sbm_time_limit_ms = 1000;
-module_param_named(time_limit_ms, sbm_time_limit_ms, uint, 0644);
-MODULE_PARM_DESC(time_limit_ms, "Time a sandboxed call may run (ms)");
-
-#define SBM_STACK_SIZE		(4 * PAGE_SIZE)
+/* The largest argument block that goes on the sandbox stack. */
+#define SBM_MAX_ARGS_SIZE	256
 /*
  * The target returns to this address, which no sandbox maps: the fetch
  * faults, and the fault at this address with the initial stack tells a
@@ -53,63 +50,31 @@ MODULE_PARM_DESC(time_limit_ms, "Time a sandboxed call may run (ms)");
 /* Retries of a fault that the sandbox page tables do not explain. */
 #define SBM_MAX_STALE_FAULTS	4
 
-static gate_desc sbm_idt[IDT_ENTRIES] __page_aligned_bss;
+gate_desc sbm_idt[IDT_ENTRIES] __page_aligned_bss;
 static bool sbm_ready;
+/* The kernel's SYSENTER_CS, when SYSENTER leads to the kernel. */
+static u64 sbm_sysenter_cs;
 
-/**
- * struct x86_sbm - the x86-64 state of one sandbox instance
- * @pt:    its page tables
- * @ctx:   its context page
- * @stack: the stack of the target
- * @task:  the task whose stack and task_struct are mapped
- */
-struct x86_sbm {
-	struct sbm_pgtable pt;
-	struct x86_sbm_ctx *ctx;
-	void *stack;
-	struct task_struct *task;
-};
-
-static int sbm_map_task(struct x86_sbm *s, struct task_struct *task)
+/* Map caller memory, and remember it for the audit of the address space. */
+static int sbm_add_range(struct x86_sbm *s, unsigned long start,
+			 unsigned long end, bool writable)
 {
-	unsigned long start = (unsigned long)task_stack_page(task);
+	struct sbm_range *range;
 	int err;
 
-	err = sbm_map_kernel_range(&s->pt, start, start + THREAD_SIZE,
-				   SBM_USER_RO);
-	if (err)
+	range = kmalloc(sizeof(*range), GFP_KERNEL);
+	if (!range)
+		return -ENOMEM;
+	err = sbm_map_kernel_range(&s->pt, start, end,
+				   writable ? SBM_USER_RW : SBM_USER_RO);
+	if (err) {
+		kfree(range);
 		return err;
-	start = (unsigned long)task & PAGE_MASK;
-	err = sbm_map_kernel_range(&s->pt, start,
-				   PAGE_ALIGN((unsigned long)(task + 1)),
-				   SBM_USER_RO);
-	if (!err)
-		s->task = task;
-	return err;
-}
-
-/*
- * Compiled kernel code reads the per-CPU "current" and stack canary
- * through GS, which keeps the kernel's per-CPU base in the sandbox.
- */
-static int sbm_map_percpu(struct x86_sbm *s)
-{
-	unsigned long canary, hot;
-	unsigned int cpu;
-	int err;
-
-	for_each_possible_cpu(cpu) {
-		canary = (unsigned long)&per_cpu(fixed_percpu_data, cpu);
-		hot = (unsigned long)&per_cpu(pcpu_hot, cpu);
-		err = sbm_map_kernel_range(&s->pt, canary & PAGE_MASK,
-					   PAGE_ALIGN(canary + 1), SBM_USER_RO);
-		if (!err)
-			err = sbm_map_kernel_range(&s->pt, hot & PAGE_MASK,
-						   PAGE_ALIGN(hot + 1),
-						   SBM_USER_RO);
-		if (err)
-			return err;
 	}
+	range->start = start;
+	range->end = end;
+	range->writable = writable;
+	list_add_tail(&range->list, &s->ranges);
 	return 0;
 }
 
@@ -118,6 +83,7 @@ static int sbm_setup(struct x86_sbm *s)
 	unsigned long addr;
 	int err;
 
+	INIT_LIST_HEAD(&s->ranges);
 	err = sbm_pgtable_init(&s->pt);
 	if (err)
 		return err;
@@ -140,10 +106,7 @@ static int sbm_setup(struct x86_sbm *s)
 	if (err)
 		return err;
 
-	err = sbm_map_percpu(s);
-	if (err)
-		return err;
-	err = sbm_map_task(s, current);
+	err = sbm_shadow_init(&s->shadow, &s->pt);
 	if (err)
 		return err;
 
@@ -186,11 +149,15 @@ int arch_sbm_init(struct sbm *sbm)
 void arch_sbm_destroy(struct sbm *sbm)
 {
 	struct x86_sbm *s = sbm->private;
+	struct sbm_range *range, *next;
 
 	if (!s)
 		return;
+	list_for_each_entry_safe(range, next, &s->ranges, list)
+		kfree(range);
 	if (s->pt.pgd)
 		sbm_pgtable_free(&s->pt);
+	sbm_shadow_free(&s->shadow);
 	vfree(s->stack);
 	free_page((unsigned long)s->ctx);
 	kfree(s);
@@ -208,9 +175,7 @@ void arch_sbm_destroy(struct sbm *sbm)
 int arch_sbm_map_readonly(struct sbm *sbm, unsigned long start,
 			  unsigned long end)
 {
-	struct x86_sbm *s = sbm->private;
-
-	return sbm_map_kernel_range(&s->pt, start, end, SBM_USER_RO);
+	return sbm_add_range(sbm->private, start, end, false);
 }
 
 /**
@@ -224,24 +189,31 @@ int arch_sbm_map_readonly(struct sbm *sbm, unsigned long start,
 int arch_sbm_map_writable(struct sbm *sbm, unsigned long start,
 			  unsigned long end)
 {
-	struct x86_sbm *s = sbm->private;
-
-	return sbm_map_kernel_range(&s->pt, start, end, SBM_USER_RW);
+	return sbm_add_range(sbm->private, start, end, true);
 }
 
 /*
  * Enter the sandbox once, with the per-CPU state it needs: its stack for
- * events in the TSS, no I/O bitmap, no SYSCALL (it raises #UD), no FPU
- * (CR0.TS: any FPU or SIMD instruction raises #NM). Put everything back
- * when it stops. Interrupts are disabled.
+ * events in the TSS, no I/O bitmap, no SYSCALL (it raises #UD), no
+ * SYSENTER (a null SYSENTER_CS makes it raise #GP), no user shadow stack,
+ * no FPU (CR0.TS and CR0.EM: every FPU, MMX, SSE or AVX instruction raises
+ * #NM or #UD, even EMMS, which some emulators let through with TS
+ * alone). Put everything
+ * back when it stops. Interrupts are disabled.
+ *
+ * The entry code restores what the target itself can change and the
+ * kernel relies on (RFLAGS, GS, PKRU, DR6) before any C code runs; what
+ * is restored here, the target cannot change (the MSRs, CR0, the TSS) or
+ * no kernel code uses (DS, ES, FS).
  */
 static void sbm_run_once(struct x86_sbm_ctx *ctx)
 {
 	struct tss_struct *tss = this_cpu_ptr(&cpu_tss_rw);
 	unsigned long sp0 = tss->x86_tss.sp0, cr0 = read_cr0(), fsbase;
 	u16 io_bitmap_base = tss->x86_tss.io_bitmap_base;
+	bool shstk = cpu_feature_enabled(X86_FEATURE_USER_SHSTK);
 	unsigned short ds, es, fs, gs;
-	u64 efer;
+	u64 efer, u_cet = 0;
 
 	savesegment(ds, ds);
 	savesegment(es, es);
@@ -255,15 +227,33 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	if (boot_cpu_has(X86_FEATURE_PCID))
 		ctx->kernel_cr3 |= X86_CR3_PCID_NOFLUSH;
 	store_idt(&ctx->kernel_idt);
+	if (cpu_feature_enabled(X86_FEATURE_OSPKE))
+		ctx->kernel_pkru = rdpkru();
 
 	tss->x86_tss.sp0 = (unsigned long)ctx + PAGE_SIZE;
 	tss->x86_tss.io_bitmap_base = IO_BITMAP_OFFSET_INVALID;
 	wrmsrl(MSR_EFER, efer & ~EFER_SCE);
-	write_cr0(cr0 | X86_CR0_TS);
+	if (sbm_sysenter_cs)
+		wrmsrl(MSR_IA32_SYSENTER_CS, 0);
+	if (shstk) {
+		rdmsrl(MSR_IA32_U_CET, u_cet);
+		wrmsrl(MSR_IA32_U_CET, 0);
+	}
+	write_cr0(cr0 | X86_CR0_TS | X86_CR0_EM);
 
 	x86_sbm_enter(ctx);
 
+	/*
+	 * Should an FPU instruction slip past CR0.TS (EMMS under some
+	 * emulators), no task may trust the registers it finds: see also
+	 * arch_sbm_exec().
+	 */
+	this_cpu_write(fpu_fpregs_owner_ctx, NULL);
 	write_cr0(cr0);
+	if (shstk)
+		wrmsrl(MSR_IA32_U_CET, u_cet);
+	if (sbm_sysenter_cs)
+		wrmsrl(MSR_IA32_SYSENTER_CS, sbm_sysenter_cs);
 	wrmsrl(MSR_EFER, efer);
 	tss->x86_tss.io_bitmap_base = io_bitmap_base;
 	tss->x86_tss.sp0 = sp0;
@@ -271,6 +261,12 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	loadsegment(es, es);
 	loadsegment(fs, fs);
 	wrmsrl(MSR_FS_BASE, fsbase);
+	/*
+	 * Where the kernel separates user processes by flushing branch
+	 * predictions, do so between the sandbox and the caller's process.
+	 */
+	if (static_branch_unlikely(&switch_mm_always_ibpb))
+		indirect_branch_prediction_barrier();
 }
 
 typedef void (*sbm_raise_fn)(void);
@@ -392,20 +388,26 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	struct x86_sbm *s = sbm->private;
 	struct x86_sbm_frame *f = x86_sbm_frame(s->ctx);
 	u64 limit = (u64)sbm_time_limit_ms * NSEC_PER_MSEC, used = 0, start;
-	unsigned long *sp, stale_addr = 0;
 	struct sbm_abort abort = { .err = -EFAULT };
+	unsigned long *sp, stale_addr = 0;
 	unsigned int stale = 0;
 	char reason[64];
-	int err;
+	int ret;
 
-	if (s->task != current) {
-		err = sbm_map_task(s, current);
-		if (err)
-			return err;
+	if (sbm->args_size > SBM_MAX_ARGS_SIZE)
+		return -E2BIG;
+	/* The argument block goes on top of the stack, 16-byte aligned. */
+	sp = s->stack + SBM_STACK_SIZE;
+	if (sbm->args_size) {
+		sp -= ALIGN(sbm->args_size, 16) / sizeof(*sp);
+		memcpy(sp, data, sbm->args_size);
+		data = sp;
 	}
-
-	sp = s->stack + SBM_STACK_SIZE - sizeof(*sp);
-	*sp = SBM_RETURN_ADDR;
+	*--sp = SBM_RETURN_ADDR;
+	sbm_shadow_update(&s->shadow);
+	/* Save the caller's live FPU registers, reloaded on return to user. */
+	kernel_fpu_begin();
+	kernel_fpu_end();
 	memset(f, 0, sizeof(*f));
 	f->ip = (unsigned long)func;
 	f->di = (unsigned long)data;
@@ -440,8 +442,10 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		local_irq_enable();
 
 		if (f->vector == X86_TRAP_PF && f->ip == SBM_RETURN_ADDR &&
-		    f->sp == (unsigned long)(sp + 1))
-			return (int)f->ax;
+		    f->sp == (unsigned long)(sp + 1)) {
+			ret = (int)f->ax;
+			goto out;
+		}
 
 		/* A stale global TLB entry of the kernel's: drop it, retry. */
 		if (f->vector == X86_TRAP_PF &&
@@ -459,7 +463,11 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		break;
 	}
 	sbm_abort(sbm, func, &abort);
-	return abort.err;
+	ret = abort.err;
+out:
+	/* Nothing of this call is left for the next one to find. */
+	memset(s->stack, 0, SBM_STACK_SIZE);
+	return ret;
 }
 
 static int __init sbm_x86_init(void)
@@ -467,6 +475,9 @@ static int __init sbm_x86_init(void)
 	unsigned int i;
 	int err;
 
+	/* SYSENTER reaches the kernel only with IA32 emulation on Intel. */
+	if (ia32_enabled() && rdmsrl_safe(MSR_IA32_SYSENTER_CS, &sbm_sysenter_cs))
+		sbm_sysenter_cs = 0;
 	if (cpu_feature_enabled(X86_FEATURE_FRED) ||
 	    cpu_feature_enabled(X86_FEATURE_CALL_DEPTH)) {
 		pr_info("strong isolation unavailable on this CPU setup\n");

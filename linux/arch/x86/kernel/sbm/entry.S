@@ -5,8 +5,14 @@
  * While a sandbox runs, the CPU uses the sandbox page tables and an IDT of
  * its own whose every vector leads to sbm_entry_common(). That code saves
  * the sandbox registers on the context page, puts back the kernel's CR3,
- * IDT and GS, and returns from x86_sbm_enter() on the kernel stack, so the
- * C code sees each event as a return and decides what to do with it.
+ * GS, PKRU, DR6 and IDT, and returns from x86_sbm_enter() on the kernel
+ * stack with the kernel's RFLAGS, so the C code sees each event as a
+ * return and decides what to do with it.
+ *
+ * For the speculation mitigations a sandbox is user space: entering it
+ * does what a return to user mode does (IBRS_EXIT, CLEAR_CPU_BUFFERS),
+ * leaving it what an entry from user mode does (IBRS_ENTER, UNTRAIN_RET,
+ * CLEAR_BRANCH_HISTORY), each as the kernel chose at boot.
  *
  * All of this lives in .entry.text, which the sandbox page tables map for
  * the supervisor only.
@@ -14,14 +20,20 @@
 
 #include <linux/linkage.h>
 #include <linux/objtool.h>
+#include <asm/alternative.h>
 #include <asm/asm.h>
+#include <asm/cpufeatures.h>
 #include <asm/ibt.h>
+#include <asm/processor-flags.h>
 #include <asm/msr-index.h>
 #include <asm/nospec-branch.h>
 #include <asm/page_types.h>
 #include <asm/sbm.h>
 #include <asm/trapnr.h>
 #include <asm/unwind_hints.h>
+#include <uapi/asm/debugreg.h>
+
+#include "../../entry/calling.h"
 
 	.section .entry.text, "ax"
 
@@ -33,6 +45,8 @@
  * them enabled, as its frame says.
  */
 SYM_FUNC_START(x86_sbm_enter)
+	/* The sandbox leaves its own RFLAGS behind: keep the kernel's. */
+	pushfq
 	pushq	%rbp
 	pushq	%rbx
 	pushq	%r12
@@ -50,9 +64,11 @@ SYM_FUNC_START(x86_sbm_enter)
 	popq	%r12
 	popq	%rbx
 	popq	%rbp
+	popfq
 	RET
 
 .Lswitch_to_sandbox:
+	IBRS_EXIT
 	movq	%rsp, SBM_CTX_KERNEL_RSP(%rdi)
 
 	/* From here on, an NMI finds a stack that both page tables map. */
@@ -79,6 +95,7 @@ SYM_FUNC_START(x86_sbm_enter)
 	popq	%rdi
 	addq	$16, %rsp		/* vector and error code */
 	UNWIND_HINT_IRET_REGS
+	CLEAR_CPU_BUFFERS
 	iretq
 	/* Never reached; tells objtool that the IRET ends this path. */
 	UNWIND_HINT_UNDEFINED
@@ -87,9 +104,10 @@ SYM_FUNC_END(x86_sbm_enter)
 
 /*
  * An event while switching to or from the sandbox, on the context page's
- * stack: serve NMI, #DB and #MC with the kernel's CR3 and IDT, then put
- * back whatever CR3 and IDT were found. Anything else here is a bug in
- * this file.
+ * stack: serve NMI, #DB and #MC with the kernel's CR3, GS base and IDT,
+ * then put back whatever CR3, GS base and IDT were found (on the way out
+ * of a sandbox, the GS base may still be the target's). Anything else
+ * here is a bug in this file.
  */
 SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	UNWIND_HINT_IRET_REGS offset=16
@@ -99,6 +117,13 @@ SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	pushq	%rdi
 	movq	%rsp, %rdi
 	andq	$PAGE_MASK, %rdi
+	movl	$MSR_GS_BASE, %ecx
+	rdmsr
+	pushq	%rax
+	pushq	%rdx
+	movl	SBM_CTX_KERNEL_GSBASE(%rdi), %eax
+	movl	SBM_CTX_KERNEL_GSBASE+4(%rdi), %edx
+	wrmsr
 	movq	%cr3, %rax
 	pushq	%rax
 	subq	$16, %rsp
@@ -107,7 +132,7 @@ SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	movq	%rax, %cr3
 	lidt	SBM_CTX_KERNEL_IDT(%rdi)
 
-	movzbl	(7 * 8)(%rsp), %eax	/* vector */
+	movzbl	(9 * 8)(%rsp), %eax	/* vector */
 	cmpl	$X86_TRAP_NMI, %eax
 	je	.Lnmi
 	cmpl	$X86_TRAP_DB, %eax
@@ -128,6 +153,10 @@ SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	addq	$16, %rsp
 	popq	%rax
 	movq	%rax, %cr3
+	movl	$MSR_GS_BASE, %ecx
+	popq	%rdx
+	popq	%rax
+	wrmsr
 	popq	%rdi
 	popq	%rdx
 	popq	%rcx
@@ -170,6 +199,12 @@ SYM_CODE_END(x86_sbm_idt_stubs)
 
 SYM_CODE_START_LOCAL(sbm_entry_common)
 	UNWIND_HINT_IRET_REGS offset=16
+	/*
+	 * Interrupt gates leave DF, AC and more as the target set them:
+	 * start from clean flags (IF is clear already).
+	 */
+	pushq	$X86_EFLAGS_FIXED
+	popfq
 	testb	$3, 24(%rsp)		/* CS in the IRET frame */
 	jz	sbm_entry_kernel
 
@@ -196,9 +231,12 @@ SYM_CODE_START_LOCAL(sbm_entry_common)
 	movq	%rax, SBM_CTX_CR2(%rdi)
 	movq	SBM_CTX_KERNEL_CR3(%rdi), %rax
 	movq	%rax, %cr3
-	lidt	SBM_CTX_KERNEL_IDT(%rdi)
 
-	/* The sandbox may have loaded GS or changed its base. */
+	/*
+	 * The sandbox may have loaded GS or changed its base. Until the
+	 * kernel's IDT is back, an NMI goes to sbm_entry_kernel(), which
+	 * copes with either base.
+	 */
 	movl	SBM_CTX_KERNEL_GS(%rdi), %eax
 	movl	%eax, %gs
 	movl	$MSR_GS_BASE, %ecx
@@ -206,8 +244,27 @@ SYM_CODE_START_LOCAL(sbm_entry_common)
 	movl	SBM_CTX_KERNEL_GSBASE+4(%rdi), %edx
 	wrmsr
 
+	/* WRPKRU works at CPL 3: the caller's PKRU must not change. */
+	ALTERNATIVE "jmp .Lpkru_done", "", X86_FEATURE_OSPKE
+	movl	SBM_CTX_KERNEL_PKRU(%rdi), %eax
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	wrpkru
+.Lpkru_done:
+
+	/* A #DB leaves its cause in DR6, where the kernel's #DB would see it. */
+	cmpb	$X86_TRAP_DB, (15 * 8)(%rsp)
+	jne	.Ldr6_done
+	movl	$DR6_RESERVED, %eax
+	movq	%rax, %db6
+.Ldr6_done:
+
+	lidt	SBM_CTX_KERNEL_IDT(%rdi)
 	movq	SBM_CTX_KERNEL_RSP(%rdi), %rsp
 	UNWIND_HINT_FUNC
+	IBRS_ENTER
+	UNTRAIN_RET
+	CLEAR_BRANCH_HISTORY
 	RET
 SYM_CODE_END(sbm_entry_common)
 

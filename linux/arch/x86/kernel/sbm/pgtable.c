@@ -145,6 +145,27 @@ static int sbm_kernel_pfn(unsigned long addr, unsigned long *pfn)
 }
 
 /**
+ * sbm_map_pfn() - map one page frame at an address of a sandbox
+ * @pt:   the sandbox page tables
+ * @addr: the address, page-aligned
+ * @pfn:  the page frame
+ * @prot: SBM_USER_* or SBM_KERNEL_* permissions
+ *
+ * For pages private to a sandbox that stand in for kernel pages at the
+ * kernel pages' addresses.
+ *
+ * Return: 0; -EINVAL in the kernel image's slot, which all sandboxes
+ * share, or where another page is mapped; -ENOMEM.
+ */
+int sbm_map_pfn(struct sbm_pgtable *pt, unsigned long addr, unsigned long pfn,
+		pteval_t prot)
+{
+	if (sbm_in_image_slot(addr))
+		return -EINVAL;
+	return sbm_map_page(pt, addr, pfn, prot);
+}
+
+/**
  * sbm_map_kernel_range() - make kernel memory visible in a sandbox
  * @pt:    the sandbox page tables
  * @start: first address, page-aligned
@@ -224,6 +245,51 @@ bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 	if ((error_code & X86_PF_WRITE) && !(all & _PAGE_RW))
 		return false;
 	return !((error_code & X86_PF_INSTR) && nx);
+}
+
+/*
+ * One table of a walk: @level 1 holds PTEs, each level above covers 9 more
+ * address bits. @prot accumulates what the levels above grant.
+ */
+static void sbm_walk_table(const pteval_t *table, int level,
+			   unsigned long base, pteval_t prot,
+			   sbm_walk_fn fn, void *data)
+{
+	unsigned int shift = PAGE_SHIFT + 9 * (level - 1), i;
+	unsigned long addr;
+	pteval_t val, here;
+
+	for (i = 0; i < PTRS_PER_PTE; i++) {
+		val = READ_ONCE(table[i]);
+		if (!(val & _PAGE_PRESENT))
+			continue;
+		addr = sign_extend64(base | ((unsigned long)i << shift),
+				     __VIRTUAL_MASK_SHIFT);
+		here = (prot & val & (_PAGE_USER | _PAGE_RW)) |
+		       ((prot | val) & _PAGE_NX) | _PAGE_PRESENT;
+		if (level == 1 || ((level == 2 || level == 3) &&
+				   (val & _PAGE_PSE)))
+			fn(data, addr, 1UL << shift, here);
+		else
+			sbm_walk_table(__va(val & PTE_PFN_MASK), level - 1,
+				       addr, here, fn, data);
+	}
+}
+
+/**
+ * sbm_pgtable_walk() - visit every page that a sandbox maps
+ * @pt:   the sandbox page tables
+ * @fn:   called for each page or large page, in address order
+ * @data: passed to @fn
+ *
+ * Goes through every level, 4 or 5, including the parts shared with the
+ * other sandboxes and with the kernel. @fn gets _PAGE_USER and _PAGE_RW
+ * only if every level grants them, and _PAGE_NX if any level sets it.
+ */
+void sbm_pgtable_walk(const struct sbm_pgtable *pt, sbm_walk_fn fn, void *data)
+{
+	sbm_walk_table((pteval_t *)pt->pgd, pgtable_l5_enabled() ? 5 : 4, 0,
+		       _PAGE_USER | _PAGE_RW, fn, data);
 }
 
 /**

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Hostile targets for the SandBox Mode attack suite: each one does what a
+ * compromised parser could do at CPL 3 to leave state behind for the
+ * kernel or to reach CPL 0. They break the rules that objtool checks
+ * (flags left set, far transfers, instructions that never return), which
+ * is why objtool is told to leave them alone.
+ *
+ * Every target takes one argument in %rdi and returns in %eax, like an
+ * sbm_func.
+ */
+
+#include <linux/linkage.h>
+#include <linux/objtool.h>
+#include <asm/asm.h>
+#include <asm/ibt.h>
+#include <asm/nospec-branch.h>
+#include <asm/processor-flags.h>
+#include <asm/segment.h>
+#include <asm/unwind_hints.h>
+
+	.text
+
+.macro ATTACK name
+SYM_FUNC_START(\name)
+	ENDBR
+.endm
+
+.macro ATTACK_END name
+	xorl	%eax, %eax
+	RET
+SYM_FUNC_END(\name)
+STACK_FRAME_NON_STANDARD \name
+.endm
+
+/* Set flags that interrupt gates do not clear, then return normally. */
+ATTACK sbm_attack_std_ret
+	std
+ATTACK_END sbm_attack_std_ret
+
+ATTACK sbm_attack_std_fault
+	std
+	ud2
+ATTACK_END sbm_attack_std_fault
+
+/* Spin with DF set for %rdi TSC cycles, across timer interrupts. */
+ATTACK sbm_attack_std_spin
+	movq	%rdi, %rsi
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rax, %rdx
+	movq	%rdx, %r8
+	std
+1:	rdtsc
+	shlq	$32, %rdx
+	orq	%rax, %rdx
+	subq	%r8, %rdx
+	cmpq	%rsi, %rdx
+	jb	1b
+ATTACK_END sbm_attack_std_spin
+
+ATTACK sbm_attack_ac_ret
+	pushfq
+	orq	$X86_EFLAGS_AC, (%rsp)
+	popfq
+ATTACK_END sbm_attack_ac_ret
+
+ATTACK sbm_attack_ac_fault
+	pushfq
+	orq	$X86_EFLAGS_AC, (%rsp)
+	popfq
+	ud2
+ATTACK_END sbm_attack_ac_fault
+
+ATTACK sbm_attack_nt_ret
+	pushfq
+	orq	$X86_EFLAGS_NT, (%rsp)
+	popfq
+ATTACK_END sbm_attack_nt_ret
+
+/* Single-step: #DB, with DR6.BS set by the CPU. */
+ATTACK sbm_attack_single_step
+	pushfq
+	orq	$X86_EFLAGS_TF, (%rsp)
+	popfq
+	nop
+	nop
+ATTACK_END sbm_attack_single_step
+
+/* ICEBP (INT1): #DB without any DPL check. */
+ATTACK sbm_attack_icebp
+	.byte	0xf1
+ATTACK_END sbm_attack_icebp
+
+/* INTO is invalid in 64-bit mode. */
+ATTACK sbm_attack_into
+	.byte	0xce
+ATTACK_END sbm_attack_into
+
+/* %rdi: the new PKRU. */
+ATTACK sbm_attack_wrpkru
+	movl	%edi, %eax
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	wrpkru
+ATTACK_END sbm_attack_wrpkru
+
+/* %rdi: the new base. */
+ATTACK sbm_attack_wrgsbase
+	wrgsbase %rdi
+ATTACK_END sbm_attack_wrgsbase
+
+ATTACK sbm_attack_wrfsbase
+	wrfsbase %rdi
+ATTACK_END sbm_attack_wrfsbase
+
+/* Load user selectors into every data segment register. */
+ATTACK sbm_attack_load_segments
+	movl	$__USER_DS, %eax
+	movl	%eax, %ds
+	movl	%eax, %es
+	movl	%eax, %fs
+	movl	%eax, %gs
+ATTACK_END sbm_attack_load_segments
+
+ATTACK sbm_attack_sysenter
+	sysenter
+ATTACK_END sbm_attack_sysenter
+
+ATTACK sbm_attack_syscall
+	syscall
+ATTACK_END sbm_attack_syscall
+
+/* Far transfers: to compat mode, to kernel code, to the TSS. */
+ATTACK sbm_attack_lret_user32
+	pushq	$__USER32_CS
+	leaq	1f(%rip), %rax
+	pushq	%rax
+	lretq
+1:	nop
+ATTACK_END sbm_attack_lret_user32
+
+ATTACK sbm_attack_lret_kernel
+	pushq	$__KERNEL_CS
+	leaq	1f(%rip), %rax
+	pushq	%rax
+	lretq
+1:	nop
+ATTACK_END sbm_attack_lret_kernel
+
+ATTACK sbm_attack_iret_kernel
+	movq	%rsp, %rax
+	pushq	$__KERNEL_DS
+	pushq	%rax
+	pushfq
+	pushq	$__KERNEL_CS
+	leaq	1f(%rip), %rax
+	pushq	%rax
+	iretq
+1:	nop
+ATTACK_END sbm_attack_iret_kernel
+
+ATTACK sbm_attack_ljmp_tss
+	subq	$16, %rsp
+	movl	$0, (%rsp)
+	movw	$(GDT_ENTRY_TSS * 8), 4(%rsp)
+	ljmpl	*(%rsp)
+	addq	$16, %rsp
+ATTACK_END sbm_attack_ljmp_tss
+
+ATTACK sbm_attack_lcall_kernel
+	subq	$16, %rsp
+	leaq	1f(%rip), %rax
+	movl	%eax, (%rsp)
+	movw	$__KERNEL_CS, 4(%rsp)
+	ANNOTATE_RETPOLINE_SAFE
+	lcalll	*(%rsp)
+1:	addq	$16, %rsp
+ATTACK_END sbm_attack_lcall_kernel
+
+/* Privileged and UMIP-covered instructions. */
+ATTACK sbm_attack_swapgs
+	swapgs
+ATTACK_END sbm_attack_swapgs
+
+ATTACK sbm_attack_lidt
+	subq	$16, %rsp
+	lidt	(%rsp)
+	addq	$16, %rsp
+ATTACK_END sbm_attack_lidt
+
+ATTACK sbm_attack_lgdt
+	subq	$16, %rsp
+	lgdt	(%rsp)
+	addq	$16, %rsp
+ATTACK_END sbm_attack_lgdt
+
+ATTACK sbm_attack_ltr
+	movl	$(GDT_ENTRY_TSS * 8), %eax
+	ltr	%ax
+ATTACK_END sbm_attack_ltr
+
+ATTACK sbm_attack_invlpg
+	invlpg	(%rsp)
+ATTACK_END sbm_attack_invlpg
+
+ATTACK sbm_attack_wbinvd
+	wbinvd
+ATTACK_END sbm_attack_wbinvd
+
+ATTACK sbm_attack_clts
+	clts
+ATTACK_END sbm_attack_clts
+
+ATTACK sbm_attack_mov_dr7
+	xorl	%eax, %eax
+	movq	%rax, %dr7
+ATTACK_END sbm_attack_mov_dr7
+
+ATTACK sbm_attack_xsetbv
+	xorl	%ecx, %ecx
+	movl	$1, %eax
+	xorl	%edx, %edx
+	xsetbv
+ATTACK_END sbm_attack_xsetbv
+
+ATTACK sbm_attack_sysret
+	sysretq
+ATTACK_END sbm_attack_sysret
+
+ATTACK sbm_attack_sti
+	sti
+ATTACK_END sbm_attack_sti
+
+ATTACK sbm_attack_rdpmc
+	xorl	%ecx, %ecx
+	rdpmc
+ATTACK_END sbm_attack_rdpmc
+
+ATTACK sbm_attack_sgdt
+	subq	$16, %rsp
+	sgdt	(%rsp)
+	addq	$16, %rsp
+ATTACK_END sbm_attack_sgdt
+
+ATTACK sbm_attack_sidt
+	subq	$16, %rsp
+	sidt	(%rsp)
+	addq	$16, %rsp
+ATTACK_END sbm_attack_sidt
+
+ATTACK sbm_attack_sldt
+	sldt	%ax
+ATTACK_END sbm_attack_sldt
+
+ATTACK sbm_attack_str
+	str	%ax
+ATTACK_END sbm_attack_str
+
+ATTACK sbm_attack_smsw
+	smsw	%ax
+ATTACK_END sbm_attack_smsw
+
+/* FPU, SIMD and XSAVE-managed state. */
+ATTACK sbm_attack_ldmxcsr
+	subq	$16, %rsp
+	movl	$0x1f80, (%rsp)
+	ldmxcsr	(%rsp)
+	addq	$16, %rsp
+ATTACK_END sbm_attack_ldmxcsr
+
+ATTACK sbm_attack_fxrstor
+	subq	$528, %rsp
+	andq	$~15, %rsp
+	fxrstor	(%rsp)
+	ud2
+ATTACK_END sbm_attack_fxrstor
+
+ATTACK sbm_attack_xrstor
+	subq	$4160, %rsp
+	andq	$~63, %rsp
+	movl	$-1, %eax
+	movl	$-1, %edx
+	xrstor	(%rsp)
+	ud2
+ATTACK_END sbm_attack_xrstor
+
+ATTACK sbm_attack_vzeroall
+	vzeroall
+ATTACK_END sbm_attack_vzeroall
+
+ATTACK sbm_attack_emms
+	emms
+ATTACK_END sbm_attack_emms
+
+/* Instructions that a CPL 3 program may use and that reveal nothing. */
+ATTACK sbm_attack_rdtsc
+	rdtsc
+	pushq	%rbx
+	xorl	%eax, %eax
+	cpuid
+	popq	%rbx
+	pause
+	lfence
+ATTACK_END sbm_attack_rdtsc
+
+ATTACK sbm_attack_rdtscp
+	rdtscp
+ATTACK_END sbm_attack_rdtscp
+
+ATTACK sbm_attack_rdpid
+	rdpid	%rax
+ATTACK_END sbm_attack_rdpid
+
+/*
+ * INT n for every n, one 16-byte stub each: the sandbox must end on every
+ * one of them, including INT3 and the vectors of the kernel's handlers.
+ */
+	.align 16
+SYM_CODE_START(sbm_attack_int_stubs)
+	vector = 0
+	.rept 256
+	UNWIND_HINT_FUNC
+0:
+	ENDBR
+	.byte	0xcd, vector
+	ud2
+	.fill 0b + 16 - ., 1, 0xcc
+	vector = vector + 1
+	.endr
+SYM_CODE_END(sbm_attack_int_stubs)

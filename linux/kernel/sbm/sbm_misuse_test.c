@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for misuse of the SandBox Mode API: each mistake a caller
+ * can make with an instance ends in a clear error, never a crash, at
+ * every isolation level.
+ */
+
+#define pr_fmt(fmt) "sbm_misuse_test: " fmt
+
+#include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/sbm.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+
+/* A writable map that would expose more than its range is refused. */
+static void partial_page_writable_map_refused(struct kunit *test)
+{
+	unsigned long local = 0;
+	struct sbm sbm;
+	u32 *obj, *page;
+
+	obj = kunit_kzalloc(test, 16, GFP_KERNEL);
+	page = vzalloc(2 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, obj);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_NULL(test, SBM_MAP_WRITABLE(&sbm, &local, sizeof(local)));
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EINVAL);
+	sbm_destroy(&sbm);
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_NULL(test, SBM_MAP_WRITABLE(&sbm, obj, 16));
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EINVAL);
+	sbm_destroy(&sbm);
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_NULL(test, SBM_MAP_WRITABLE(&sbm, page + 1, PAGE_SIZE));
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EINVAL);
+	sbm_destroy(&sbm);
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_NULL(test, SBM_MAP_WRITABLE(&sbm, page, PAGE_SIZE + 4));
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EINVAL);
+	sbm_destroy(&sbm);
+
+	/* Whole pages are fine. */
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_PTR_EQ(test, SBM_MAP_WRITABLE(&sbm, page, PAGE_SIZE),
+			    page);
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), 0);
+	sbm_destroy(&sbm);
+	vfree(page);
+}
+
+/* Words of a page shared by a spinning target and the test. */
+enum { SPIN_RUNNING, SPIN_RELEASE };
+
+static SBM_DEFINE_FUNC(spin_until_released, unsigned long *, shared)
+{
+	WRITE_ONCE(shared[SPIN_RUNNING], 1);
+	while (!READ_ONCE(shared[SPIN_RELEASE]))
+		cpu_relax();
+	return 0;
+}
+
+struct spinner {
+	struct sbm *sbm;
+	unsigned long *shared;
+	int ret;
+	struct completion done;
+};
+
+static int spinner_fn(void *data)
+{
+	struct spinner *s = data;
+
+	s->ret = sbm_call(s->sbm, spin_until_released, s->shared);
+	complete(&s->done);
+	return 0;
+}
+
+/*
+ * A second sbm_exec() on an instance that is running on another CPU is
+ * refused; the running call is not disturbed.
+ */
+static void concurrent_exec_busy(struct kunit *test)
+{
+	unsigned int saved = sbm_time_limit_ms;
+	struct spinner s = { };
+	struct task_struct *task;
+	struct sbm sbm;
+	int cpu;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	s.shared = vzalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, s.shared);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_ASSERT_PTR_EQ(test, SBM_MAP_WRITABLE(&sbm, s.shared, PAGE_SIZE),
+			    s.shared);
+	s.sbm = &sbm;
+	init_completion(&s.done);
+	/* However slow this machine, the spinner must not time out. */
+	sbm_time_limit_ms = 600000;
+
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	task = kthread_create(spinner_fn, &s, "sbm_busy");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	kthread_bind(task, cpu);
+	wake_up_process(task);
+	while (!READ_ONCE(s.shared[SPIN_RUNNING]))
+		cond_resched();
+
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, spin_until_released, s.shared),
+			-EBUSY);
+	WRITE_ONCE(s.shared[SPIN_RELEASE], 1);
+	migrate_enable();
+	wait_for_completion(&s.done);
+	sbm_time_limit_ms = saved;
+	KUNIT_EXPECT_EQ(test, s.ret, 0);
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), 0);
+	sbm_destroy(&sbm);
+	vfree(s.shared);
+}
+
+static SBM_DEFINE_FUNC(return_one)
+{
+	return 1;
+}
+
+/* Every operation after sbm_destroy() fails with -EINVAL. */
+static void use_after_destroy(struct kunit *test)
+{
+	struct sbm sbm;
+	u32 val = 0;
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, return_one), 1);
+	sbm_destroy(&sbm);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, return_one), -EINVAL);
+	KUNIT_EXPECT_NULL(test, SBM_COPY_IN(&sbm, &val, sizeof(val)));
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EINVAL);
+	sbm_destroy(&sbm);
+}
+
+/*
+ * sbm_exec() from atomic context is refused with one warning, and leaves
+ * the interrupt state and preemption count as they were.
+ */
+static void atomic_context_refused(struct kunit *test)
+{
+	bool still_disabled;
+	struct sbm sbm;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	pr_info("%s: expected warning begin\n", test->name);
+	local_irq_disable();
+	ret = sbm_call(&sbm, return_one);
+	still_disabled = irqs_disabled();
+	local_irq_enable();
+	pr_info("%s: expected warning end\n", test->name);
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+	KUNIT_EXPECT_TRUE(test, still_disabled);
+
+	preempt_disable();
+	ret = sbm_call(&sbm, return_one);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, ret, -EINVAL);
+
+	/* Not sticky: the instance works from a sleepable context. */
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, return_one), 1);
+	sbm_destroy(&sbm);
+}
+
+static struct kunit_case sbm_misuse_test_cases[] = {
+	KUNIT_CASE(partial_page_writable_map_refused),
+	KUNIT_CASE(concurrent_exec_busy),
+	KUNIT_CASE(use_after_destroy),
+	KUNIT_CASE(atomic_context_refused),
+	{}
+};
+
+static struct kunit_suite sbm_misuse_test_suite = {
+	.name = "sandbox_mode_misuse",
+	.test_cases = sbm_misuse_test_cases,
+};
+
+kunit_test_suite(sbm_misuse_test_suite);
+
+MODULE_DESCRIPTION("KUnit tests for misuse of the SandBox Mode API");
+MODULE_LICENSE("GPL");
