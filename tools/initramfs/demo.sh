@@ -61,10 +61,17 @@ else
 	echo "(no tracing in this kernel)"
 fi
 
-caption "5. Statistics in /sys/kernel/debug/sbm/stats"
+if [ -e /sys/kernel/debug/sbm/address_space ]; then
+	caption "5. What a sandbox sees: /sys/kernel/debug/sbm/address_space"
+	echo "Every page a sample sandbox maps, by region; USR pages are what the"
+	echo "target may touch, the others are for the CPU when it leaves the sandbox."
+	cat /sys/kernel/debug/sbm/address_space
+fi
+
+caption "6. Statistics in /sys/kernel/debug/sbm/stats"
 cat /sys/kernel/debug/sbm/stats
 
-caption "6. Self-test results at boot (KUnit)"
+caption "7. Self-test results at boot (KUnit)"
 for r in /sys/kernel/debug/kunit/*/results; do
 	suite=$(basename "$(dirname "$r")")
 	pass=$(grep -c '^    ok [0-9]* [a-z_0-9]*$' "$r")

@@ -29,6 +29,7 @@ typedef int (*sbm_func)(void *data);
  * @caller:  where the running call was made from, for reports
  * @live:    between sbm_init() and sbm_destroy()
  * @busy:    bit 0 is set while a call runs
+ * @busy_task: the task whose call runs
  * @args_size: size of the argument block of the running call, which the
  *           architecture copies into the sandbox; 0 to pass @data as is
  *
@@ -43,6 +44,7 @@ struct sbm {
 	unsigned long caller;
 	bool live;
 	unsigned long busy;
+	struct task_struct *busy_task;
 	size_t args_size;
 #endif
 };

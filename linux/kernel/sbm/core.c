@@ -19,6 +19,7 @@
 #include <linux/overflow.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sbm.h>
 #include <linux/slab.h>
@@ -243,7 +244,7 @@ void *sbm_add_map(struct sbm *sbm, const void *buf, size_t size,
 	 */
 	if (writable && (!PAGE_ALIGNED(buf) || !PAGE_ALIGNED(size) ||
 			 object_is_on_stack(buf))) {
-		pr_warn_ratelimited("%pS: writable map of %zu bytes at %px is not whole pages off the stack\n",
+		pr_warn_ratelimited("%pS: writable map of %zu bytes at %p is not whole pages off the stack\n",
 				    (void *)_RET_IP_, size, buf);
 		return sbm_fail(sbm, -EINVAL);
 	}
@@ -291,10 +292,18 @@ void sbm_destroy(struct sbm *sbm)
 {
 	struct sbm_buf *buf, *next;
 
-	/* Freeing what a running call uses would be worse than a leak. */
-	if (WARN_ONCE(test_bit(0, &sbm->busy),
-		      "sbm: instance destroyed while a call runs\n"))
-		return;
+	if (test_bit(0, &sbm->busy)) {
+		/*
+		 * Freeing what a running call uses would be worse than a leak,
+		 * unless the call can never finish: in weak isolation a target
+		 * that hits a guard page kills its thread.
+		 */
+		if (WARN_ONCE(!(sbm->busy_task->flags & PF_EXITING),
+			      "sbm: instance destroyed while a call runs\n"))
+			return;
+		put_task_struct(sbm->busy_task);
+		clear_bit_unlock(0, &sbm->busy);
+	}
 	list_for_each_entry_safe(buf, next, &sbm->bufs, list)
 		sbm_free_buf(buf);
 	INIT_LIST_HEAD(&sbm->bufs);
@@ -316,12 +325,19 @@ static int sbm_claim(struct sbm *sbm)
 {
 	if (!sbm->live)
 		return -EINVAL;
-	if (WARN_ONCE(irqs_disabled() || in_atomic() || !in_task(),
+	if (WARN_ONCE(irqs_disabled() || preempt_count(),
 		      "sbm: sbm_exec() called from atomic context\n"))
 		return -EINVAL;
 	if (test_and_set_bit_lock(0, &sbm->busy))
 		return -EBUSY;
+	sbm->busy_task = get_task_struct(current);
 	return 0;
+}
+
+static void sbm_release(struct sbm *sbm)
+{
+	put_task_struct(sbm->busy_task);
+	clear_bit_unlock(0, &sbm->busy);
 }
 
 static int __sbm_exec(struct sbm *sbm, sbm_func func, void *data,
@@ -371,7 +387,7 @@ static int __sbm_exec(struct sbm *sbm, sbm_func func, void *data,
 	}
 	sbm_stat_add(SBM_STAT_BYTES_OUT, bytes);
 out:
-	clear_bit_unlock(0, &sbm->busy);
+	sbm_release(sbm);
 	return ret;
 }
 
@@ -409,12 +425,13 @@ EXPORT_SYMBOL_GPL(sbm_exec);
  * @args: its argument block, usually on the caller's stack
  * @size: size of @args in bytes
  *
- * Like sbm_exec(), but the target receives a private copy of the @size
- * bytes at @args (with strong isolation, on the sandbox stack), so the
- * caller's stack stays out of its reach. The sbm_call() helpers use it.
+ * Like sbm_exec(), but with strong isolation the target receives a private
+ * copy of the @size bytes at @args, on the sandbox stack, so the caller's
+ * stack stays out of its reach; in weak isolation it reads @args in place.
+ * The sbm_call() helpers use it.
  *
- * Return: as for sbm_exec(); -E2BIG if the architecture cannot fit
- * @size bytes on the sandbox stack.
+ * Return: as for sbm_exec(); -E2BIG, which becomes the sticky error, if
+ * the architecture cannot fit @size bytes on the sandbox stack.
  */
 int sbm_exec_args(struct sbm *sbm, sbm_func func, void *args, size_t size)
 {

@@ -212,9 +212,10 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	unsigned long sp0 = tss->x86_tss.sp0, cr0 = read_cr0(), fsbase;
 	u16 io_bitmap_base = tss->x86_tss.io_bitmap_base;
 	bool shstk = cpu_feature_enabled(X86_FEATURE_USER_SHSTK);
-	unsigned short ds, es, fs, gs;
+	unsigned short ds, es, fs, gs, ss;
 	u64 efer, u_cet = 0;
 
+	savesegment(ss, ss);
 	savesegment(ds, ds);
 	savesegment(es, es);
 	savesegment(fs, fs);
@@ -257,6 +258,11 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	wrmsrl(MSR_EFER, efer);
 	tss->x86_tss.io_bitmap_base = io_bitmap_base;
 	tss->x86_tss.sp0 = sp0;
+	/*
+	 * An exit from CPL 3 leaves a null SS, which SYSRET on some AMD CPUs
+	 * would hand to user space unusable.
+	 */
+	loadsegment(ss, ss);
 	loadsegment(ds, ds);
 	loadsegment(es, es);
 	loadsegment(fs, fs);
@@ -394,8 +400,13 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	char reason[64];
 	int ret;
 
-	if (sbm->args_size > SBM_MAX_ARGS_SIZE)
-		return -E2BIG;
+	if (sbm->args_size > SBM_MAX_ARGS_SIZE) {
+		abort.err = -E2BIG;
+		abort.reason = "argument block too large";
+		abort.ip = (unsigned long)func;
+		sbm_abort(sbm, func, &abort);
+		return abort.err;
+	}
 	/* The argument block goes on top of the stack, 16-byte aligned. */
 	sp = s->stack + SBM_STACK_SIZE;
 	if (sbm->args_size) {

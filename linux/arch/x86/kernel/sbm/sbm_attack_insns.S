@@ -270,19 +270,21 @@ ATTACK sbm_attack_ldmxcsr
 ATTACK_END sbm_attack_ldmxcsr
 
 ATTACK sbm_attack_fxrstor
+	movq	%rsp, %r11
 	subq	$528, %rsp
 	andq	$~15, %rsp
 	fxrstor	(%rsp)
-	ud2
+	movq	%r11, %rsp
 ATTACK_END sbm_attack_fxrstor
 
 ATTACK sbm_attack_xrstor
+	movq	%rsp, %r11
 	subq	$4160, %rsp
 	andq	$~63, %rsp
 	movl	$-1, %eax
 	movl	$-1, %edx
 	xrstor	(%rsp)
-	ud2
+	movq	%r11, %rsp
 ATTACK_END sbm_attack_xrstor
 
 ATTACK sbm_attack_vzeroall
@@ -313,8 +315,9 @@ ATTACK sbm_attack_rdpid
 ATTACK_END sbm_attack_rdpid
 
 /*
- * INT n for every n, one 16-byte stub each: the sandbox must end on every
- * one of them, including INT3 and the vectors of the kernel's handlers.
+ * INT n for every n, one 16-byte stub each that returns 0 if the INT does:
+ * the sandbox must end on every one of them, including INT3 and the
+ * vectors of the kernel's handlers.
  */
 	.align 16
 SYM_CODE_START(sbm_attack_int_stubs)
@@ -324,7 +327,8 @@ SYM_CODE_START(sbm_attack_int_stubs)
 0:
 	ENDBR
 	.byte	0xcd, vector
-	ud2
+	xorl	%eax, %eax
+	RET
 	.fill 0b + 16 - ., 1, 0xcc
 	vector = vector + 1
 	.endr

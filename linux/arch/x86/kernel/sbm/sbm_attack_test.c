@@ -225,7 +225,7 @@ static void cpl0_refused(struct kunit *test)
 		kunit_skip(test, "CPU feature %u not enabled", a->feature);
 	ret = run_once(a->func, NULL);
 	if (a->emulators_miss && !ret)
-		kunit_skip(test, "this CPU does not trap %s (QEMU TCG does not); the FPU registers are invalidated after every exit",
+		kunit_skip(test, "%s not trapped (QEMU TCG); FPU registers are invalidated after each exit",
 			   a->name);
 	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
 }
