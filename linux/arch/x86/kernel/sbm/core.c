@@ -28,6 +28,7 @@
 #include <kunit/static_stub.h>
 #include <asm/desc.h>
 #include <asm/fpu/api.h>
+#include <asm/fpu/xstate.h>
 #include <asm/ia32.h>
 #include <asm/msr.h>
 #include <asm/nospec-branch.h>
@@ -196,15 +197,15 @@ int arch_sbm_map_writable(struct sbm *sbm, unsigned long start,
  * Enter the sandbox once, with the per-CPU state it needs: its stack for
  * events in the TSS, no I/O bitmap, no SYSCALL (it raises #UD), no
  * SYSENTER (a null SYSENTER_CS makes it raise #GP), no user shadow stack,
- * no FPU (CR0.TS and CR0.EM: every FPU, MMX, SSE or AVX instruction raises
- * #NM or #UD, even EMMS, which some emulators let through with TS
- * alone). Put everything
- * back when it stops. Interrupts are disabled.
+ * no AMX (XFD), no FPU (CR0.TS and CR0.EM: every FPU, MMX, SSE or AVX
+ * instruction raises #NM or #UD, even EMMS, which some emulators let
+ * through with TS alone). Put everything back when it stops. Interrupts
+ * are disabled.
  *
  * The entry code restores what the target itself can change and the
  * kernel relies on (RFLAGS, GS, PKRU, DR6) before any C code runs; what
  * is restored here, the target cannot change (the MSRs, CR0, the TSS) or
- * no kernel code uses (DS, ES, FS).
+ * matters only on the way back to user space (SS, DS, ES, FS).
  */
 static void sbm_run_once(struct x86_sbm_ctx *ctx)
 {
@@ -212,8 +213,9 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	unsigned long sp0 = tss->x86_tss.sp0, cr0 = read_cr0(), fsbase;
 	u16 io_bitmap_base = tss->x86_tss.io_bitmap_base;
 	bool shstk = cpu_feature_enabled(X86_FEATURE_USER_SHSTK);
+	bool xfd = cpu_feature_enabled(X86_FEATURE_XFD);
 	unsigned short ds, es, fs, gs, ss;
-	u64 efer, u_cet = 0;
+	u64 efer, u_cet = 0, xfd_armed = 0;
 
 	savesegment(ss, ss);
 	savesegment(ds, ds);
@@ -240,17 +242,25 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 		rdmsrl(MSR_IA32_U_CET, u_cet);
 		wrmsrl(MSR_IA32_U_CET, 0);
 	}
+	/* CR0.TS does not cover AMX tiles; XFD does. */
+	if (xfd) {
+		rdmsrl(MSR_IA32_XFD, xfd_armed);
+		wrmsrl(MSR_IA32_XFD, xfd_armed | XFEATURE_MASK_USER_DYNAMIC);
+	}
+	/*
+	 * Should an FPU instruction slip past CR0.TS (EMMS under some
+	 * emulators), no task may trust the registers it finds. The caller's
+	 * own live registers were saved by arch_sbm_exec(), those of the task
+	 * that ran before it at the context switch.
+	 */
+	this_cpu_write(fpu_fpregs_owner_ctx, NULL);
 	write_cr0(cr0 | X86_CR0_TS | X86_CR0_EM);
 
 	x86_sbm_enter(ctx);
 
-	/*
-	 * Should an FPU instruction slip past CR0.TS (EMMS under some
-	 * emulators), no task may trust the registers it finds: see also
-	 * arch_sbm_exec().
-	 */
-	this_cpu_write(fpu_fpregs_owner_ctx, NULL);
 	write_cr0(cr0);
+	if (xfd)
+		wrmsrl(MSR_IA32_XFD, xfd_armed);
 	if (shstk)
 		wrmsrl(MSR_IA32_U_CET, u_cet);
 	if (sbm_sysenter_cs)
