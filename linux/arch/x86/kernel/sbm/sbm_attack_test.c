@@ -198,9 +198,9 @@ static const struct cpl0_attack cpl0_attacks[] = {
 	{ "smsw", sbm_attack_smsw, X86_FEATURE_UMIP },
 	CPL0_ATTACK("ldmxcsr", sbm_attack_ldmxcsr),
 	CPL0_ATTACK("fxrstor", sbm_attack_fxrstor),
-	CPL0_ATTACK("xrstor", sbm_attack_xrstor),
+	/* QEMU's TCG does not check CR0.TS for XRSTOR or EMMS. */
+	{ "xrstor", sbm_attack_xrstor, 0, true },
 	CPL0_ATTACK("vzeroall", sbm_attack_vzeroall),
-	/* QEMU's TCG does not check CR0.TS or CR0.EM for EMMS. */
 	{ "emms", sbm_attack_emms, 0, true },
 };
 
