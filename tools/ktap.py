@@ -28,7 +28,10 @@ sbm_attack_test, ...) and naming the case:
         stays silent.
 
 Each expected oops or warning is counted and reported; any other trouble,
-inside a pair of markers or not, fails the log.
+inside a pair of markers or not, fails the log. Not trouble: the advice
+that x86 prints at boot about its speculation mitigations, such as
+"Spectre V2 : WARNING: LFENCE mitigation is not recommended for this
+CPU", which is a line of text, not the report of a kernel warning.
 """
 
 import re
@@ -44,6 +47,13 @@ MARK = re.compile(r"\b\w+_test: (?P<name>\S+): expected (?P<kind>oops|warning) "
 # Kernel trouble; an expected guard-thread death shows only the first kind.
 OOPS = re.compile(r"BUG: unable to handle|BUG: kernel NULL pointer|Oops: ")
 WARNING = re.compile(r"WARNING: ")
+# The prefixes of arch/x86/kernel/cpu/bugs.c, which reports on mitigations.
+MITIGATION_ADVICE = re.compile(
+    r"^(MDS|TAA|MMIO Stale Data|Register File Data Sampling|SRBDS|"
+    r"L1D Flush|GDS|Spectre V1|Spectre V2|RETBleed|ITS|"
+    r"Transient Scheduler Attacks|Speculative Store Bypass|"
+    r"Speculation prctl|L1TF|Speculative Return Stack Overflow|VMSCAPE)"
+    r" ?: WARNING: ")
 WARNING_END = re.compile(r"---\[ end trace ")
 TROUBLE = re.compile(r"BUG:|Oops|WARNING:|Kernel panic|kernel BUG at|"
                      r"soft lockup|hard LOCKUP|"
@@ -156,7 +166,7 @@ class Log:
                     continue
                 if "Call Trace:" in line:
                     continue
-            if not TROUBLE.search(line):
+            if not TROUBLE.search(line) or MITIGATION_ADVICE.match(line):
                 continue
             oops = window.get("oops")
             if oops and (OOPS.search(line) or "Call Trace:" in line):
