@@ -439,11 +439,16 @@ static SBM_DEFINE_FUNC(forever)
 	return 0;
 }
 
-/* Was the interrupt or NMI at @ip raised for a stopped sandbox? */
-static bool stopped_sandbox(unsigned long ip)
+/*
+ * The kernel serves an interrupt or NMI that stopped a sandbox from the
+ * raise stub of its vector. Return: the vector of the stub at @ip, or -1
+ * for an event that did not come from a stub.
+ */
+static int raise_stub_vector(unsigned long ip)
 {
-	return ip - (unsigned long)x86_sbm_raise_stubs <
-	       256 * SBM_RAISE_STUB_SIZE;
+	unsigned long off = ip - (unsigned long)x86_sbm_raise_stubs;
+
+	return off < 256 * SBM_RAISE_STUB_SIZE ? off / SBM_RAISE_STUB_SIZE : -1;
 }
 
 #define LONG_COMPUTATION_IRQS	100
@@ -459,7 +464,12 @@ static enum hrtimer_restart count_sandbox_irq(struct hrtimer *timer)
 	struct pt_regs *regs = get_irq_regs();
 	unsigned long irqs = READ_ONCE(c->page->irqs);
 
-	if (regs && stopped_sandbox(regs->ip))
+	/*
+	 * An interrupt can also arrive on the last instruction of a stub,
+	 * once the one raised there is served; that too follows a stop, so
+	 * at least half of the count are stops.
+	 */
+	if (regs && raise_stub_vector(regs->ip) >= 0)
 		WRITE_ONCE(c->page->irqs, ++irqs);
 	if (irqs >= LONG_COMPUTATION_IRQS)
 		return HRTIMER_NORESTART;
@@ -468,7 +478,7 @@ static enum hrtimer_restart count_sandbox_irq(struct hrtimer *timer)
 }
 
 /*
- * A long computation is interrupted a hundred times and resumes each time.
+ * A long computation is interrupted many times and resumes each time.
  * A timer on this CPU counts the interrupts that stopped the sandbox, and
  * the target runs until the count is reached: returning at all proves
  * it. No clock is read; on a loaded host the case only takes longer.
@@ -671,10 +681,13 @@ static int sbm_test_nmi(unsigned int type, struct pt_regs *regs)
 		return NMI_DONE;
 	atomic_inc(&sbm_test_nmis);
 	/*
-	 * An NMI that stopped a sandbox is served from its raise stub; one
-	 * that hit the switch to or from a sandbox, from the entry text.
+	 * An NMI that stopped a sandbox is served from the NMI raise stub;
+	 * one that hit the switch to or from a sandbox, from the entry text.
+	 * The stub of another vector can be where an NMI finds the kernel
+	 * just after it raised an interrupt, with no sandbox stopped by the
+	 * NMI; the NMI stub only after an earlier NMI did stop one.
 	 */
-	if (stopped_sandbox(regs->ip))
+	if (raise_stub_vector(regs->ip) == NMI_VECTOR)
 		atomic_inc(&sbm_test_nmis_in_sandbox);
 	else if (regs->ip >= (unsigned long)__entry_text_start &&
 		 regs->ip < (unsigned long)__entry_text_end)
