@@ -7,7 +7,9 @@
 # serial port (ttyS1, for the initramfs) to stdout; -I also connects it
 # to stdin, for an interactive session.
 # TCG by default (nested KVM does not boot a 64-bit guest everywhere);
-# SBM_KVM=1 uses KVM where it works. SBM_QEMU_ARGS adds QEMU options.
+# SBM_KVM=1 uses KVM where it works. SBM_CPU sets the CPU model (default
+# "max" under TCG, "host" under KVM), e.g. SBM_CPU=max,vendor=GenuineIntel.
+# SBM_QEMU_ARGS adds QEMU options.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,9 +28,9 @@ done
 
 kernel=$top/build/$cfg/arch/x86/boot/bzImage
 [ -f "$kernel" ] || { echo "boot: no $kernel; run tools/build.sh $cfg" >&2; exit 1; }
-accel=(-accel tcg -cpu max)
+accel=(-accel tcg -cpu "${SBM_CPU:-max}")
 if [ "${SBM_KVM:-0}" = 1 ]; then
-	accel=(-accel kvm -cpu host)
+	accel=(-accel kvm -cpu "${SBM_CPU:-host}")
 fi
 bios=()
 [ -f /usr/share/qemu/qboot.rom ] && bios=(-bios /usr/share/qemu/qboot.rom)

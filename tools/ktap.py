@@ -7,11 +7,31 @@
 For each log: count the KUnit cases (passed, failed, skipped; each
 parameter of a parameterised case counts as a case), check that
 every suite announced by the KTAP plans reported, and look for kernel
-trouble (oops, BUG, WARN, panic, lockups). An oops is expected only
-between the markers that the sandbox_mode suite prints around a guard
-thread in weak mode, and only one per marker pair. Prints a line per log
-and ends with "N passed, N failed, N skipped" over all of them; exits 1
-if any case failed, any log is incomplete or shows unexpected trouble.
+trouble (oops, BUG, WARN, panic, lockups). Prints a line per log and
+ends with "N passed, N failed, N skipped" over all of them; exits 1 if
+any case failed, any log is incomplete or shows unexpected trouble.
+
+A test that triggers kernel trouble on purpose brackets it with markers,
+printed by a suite whose prefix ends in "_test" (sbm_test,
+sbm_attack_test, ...) and naming the case:
+
+    sbm_test: NAME: expected oops begin
+    sbm_test: NAME: expected oops end
+        At most one oops between them is expected: the death of a guard
+        thread in weak mode, with its Call Trace.
+
+    sbm_attack_test: NAME: expected warning begin
+    sbm_attack_test: NAME: expected warning end
+        At most one WARNING between them is expected, with the lines of
+        its report up to its "---[ end trace" line (register dump, Call
+        Trace). None at all is fine too: a WARN_ONCE that fired before
+        stays silent.
+
+Each expected oops or warning is counted and reported; any other trouble,
+inside a pair of markers or not, fails the log. Not trouble: the advice
+that x86 prints at boot about its speculation mitigations, such as
+"Spectre V2 : WARNING: LFENCE mitigation is not recommended for this
+CPU", which is a line of text, not the report of a kernel warning.
 """
 
 import re
@@ -22,10 +42,19 @@ RESULT = re.compile(r"^(?P<indent>\s*)(?P<status>ok|not ok) (?P<num>\d+)"
                     r"(?: (?P<name>[^#]*?))?\s*(?:#\s*(?P<directive>\w+)"
                     r"(?P<reason>.*))?$")
 PLAN = re.compile(r"^(?P<indent>\s*)1\.\.(?P<count>\d+)$")
-MARK_BEGIN = re.compile(r"sbm_test: (\S+): expected oops begin")
-MARK_END = re.compile(r"sbm_test: (\S+): expected oops end")
+MARK = re.compile(r"\b\w+_test: (?P<name>\S+): expected (?P<kind>oops|warning) "
+                  r"(?P<edge>begin|end)\b")
 # Kernel trouble; an expected guard-thread death shows only the first kind.
 OOPS = re.compile(r"BUG: unable to handle|BUG: kernel NULL pointer|Oops: ")
+WARNING = re.compile(r"WARNING: ")
+# The prefixes of arch/x86/kernel/cpu/bugs.c, which reports on mitigations.
+MITIGATION_ADVICE = re.compile(
+    r"^(MDS|TAA|MMIO Stale Data|Register File Data Sampling|SRBDS|"
+    r"L1D Flush|GDS|Spectre V1|Spectre V2|RETBleed|ITS|"
+    r"Transient Scheduler Attacks|Speculative Store Bypass|"
+    r"Speculation prctl|L1TF|Speculative Return Stack Overflow|VMSCAPE)"
+    r" ?: WARNING: ")
+WARNING_END = re.compile(r"---\[ end trace ")
 TROUBLE = re.compile(r"BUG:|Oops|WARNING:|Kernel panic|kernel BUG at|"
                      r"soft lockup|hard LOCKUP|"
                      r"rcu: INFO|self-detected stall|blocked for more than|"
@@ -40,6 +69,7 @@ class Log:
         self.failures = []
         self.problems = []
         self.expected_oopses = 0
+        self.expected_warnings = 0
         try:
             with open(path, errors="replace") as f:
                 lines = [TIMESTAMP.sub("", l.rstrip("\r\n")) for l in f]
@@ -115,23 +145,40 @@ class Log:
             self.failures.append((name, diag[-8:]))
 
     def scan_trouble(self, lines):
-        window = None
-        oops_in_window = 0
+        # Open marker pairs, by kind: the case's name and how many oopses
+        # or warnings it had so far.
+        window = {}
+        in_warning = False
         for line in lines:
-            m = MARK_BEGIN.search(line)
+            m = MARK.search(line)
             if m:
-                window, oops_in_window = m[1], 0
+                if m["edge"] == "begin":
+                    window[m["kind"]] = [m["name"], 0]
+                else:
+                    window.pop(m["kind"], None)
+                    if m["kind"] == "warning":
+                        in_warning = False
                 continue
-            m = MARK_END.search(line)
-            if m and window:
-                window = None
+            if in_warning:
+                # The report of the expected warning, up to its last line.
+                if WARNING_END.search(line):
+                    in_warning = False
+                    continue
+                if "Call Trace:" in line:
+                    continue
+            if not TROUBLE.search(line) or MITIGATION_ADVICE.match(line):
                 continue
-            if not TROUBLE.search(line):
-                continue
-            if window and (OOPS.search(line) or "Call Trace:" in line):
-                if not oops_in_window and OOPS.search(line):
-                    oops_in_window = 1
+            oops = window.get("oops")
+            if oops and (OOPS.search(line) or "Call Trace:" in line):
+                if not oops[1] and OOPS.search(line):
+                    oops[1] = 1
                     self.expected_oopses += 1
+                continue
+            warning = window.get("warning")
+            if warning and not warning[1] and WARNING.search(line):
+                warning[1] = 1
+                self.expected_warnings += 1
+                in_warning = True
                 continue
             self.problems.append(f"kernel trouble: {line.strip()}")
 
@@ -139,10 +186,13 @@ class Log:
         return not self.failed and not self.problems
 
     def report(self):
-        extra = ""
+        expected = []
         if self.expected_oopses:
-            extra = (f" ({self.expected_oopses} expected guard-thread "
-                     "oopses)")
+            expected.append(f"{self.expected_oopses} expected guard-thread "
+                            "oopses")
+        if self.expected_warnings:
+            expected.append(f"{self.expected_warnings} expected warnings")
+        extra = f" ({', '.join(expected)})" if expected else ""
         print(f"[{self.name}] {self.passed} passed, {self.failed} failed, "
               f"{self.skipped} skipped{extra}"
               + ("" if self.ok() else "  <-- FAILED"))

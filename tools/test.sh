@@ -10,18 +10,29 @@ shopt -s inherit_errexit
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-# label:configuration:extra kernel arguments. QEMU's "-cpu max" has LA57,
-# so the default boots use 5-level paging and no5lvl tests 4-level paging.
-# Boots with sbm_scene= also
-# start the initramfs, which loads the configuration's modules.
+# label:configuration:CPU model:extra kernel arguments. An empty CPU model
+# is QEMU's "-cpu max", which has LA57, so the default boots use 5-level
+# paging and no5lvl tests 4-level paging. With an Intel vendor, SYSENTER
+# works in 64-bit mode and Linux takes the CPU for one with Meltdown and
+# MDS: PTI and the clearing of CPU buffers come on by themselves. TCG has
+# no IBRS, IBPB, STIBP, SSBD or MD_CLEAR, so of the other mitigations only
+# the LFENCE flavour of Spectre v2 changes the code that runs (with it, BHB
+# clearing on system calls). Boots with sbm_scene= also start the
+# initramfs, which loads the configuration's modules.
+intel=max,vendor=GenuineIntel
 runs=(
-	"off:off:"
-	"weak:weak:"
-	"strong:strong:"
-	"strong-pti:strong:pti=on"
-	"strong-nopcid:strong:nopcid"
-	"strong-4level:strong:no5lvl"
-	"modules:modules:sbm_scene=modules"
+	"off:off::"
+	"weak:weak::"
+	"strong:strong::"
+	"strong-pti:strong::pti=on"
+	"strong-nopcid:strong::nopcid"
+	"strong-4level:strong::no5lvl"
+	"strong-preempt-none:strong::preempt=none"
+	"strong-preempt-voluntary:strong::preempt=voluntary"
+	"strong-intel:strong:$intel:"
+	"strong-mitigations:strong:$intel:mitigations=auto,nosmt spectre_v2=on mds=full"
+	"strong-lfence:strong:$intel:spectre_v2=retpoline,lfence"
+	"modules:modules::sbm_scene=modules"
 )
 
 tools/deps.sh
@@ -34,16 +45,18 @@ tools/initramfs.sh modules
 logs=()
 status=0
 for run in "${runs[@]}"; do
-	IFS=: read -r label cfg args <<< "$run"
+	IFS=: read -r label cfg cpu args <<< "$run"
 	log=build/$cfg/kunit-$label.log
 	echo "test: booting $label"
 	# shellcheck disable=SC2086 # $args is a list of kernel arguments
 	case "$args" in
 	*sbm_scene=*)
-		tools/boot.sh "$cfg" -t "${SBM_BOOT_TIMEOUT:-300}" -i build/initramfs.cpio.gz \
+		SBM_CPU=${cpu:-${SBM_CPU:-}} tools/boot.sh "$cfg" \
+			-t "${SBM_BOOT_TIMEOUT:-300}" -i build/initramfs.cpio.gz \
 			-c "$log" $args > "$log.scene" 2>&1 ;;
 	*)
-		tools/boot.sh "$cfg" -t "${SBM_BOOT_TIMEOUT:-300}" kunit_shutdown=poweroff \
+		SBM_CPU=${cpu:-${SBM_CPU:-}} tools/boot.sh "$cfg" \
+			-t "${SBM_BOOT_TIMEOUT:-300}" kunit_shutdown=poweroff \
 			$args > "$log" 2>&1 ;;
 	esac || { echo "test: $label: QEMU did not power off cleanly (see $log)"; status=1; }
 	logs+=("$label=$log")

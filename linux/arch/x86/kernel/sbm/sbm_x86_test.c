@@ -11,18 +11,20 @@
 #include <linux/atomic.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
-#include <linux/delay.h>
+#include <linux/hrtimer.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/mm.h>
 #include <linux/nmi.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task.h>
+#include <linux/vmalloc.h>
 #include <trace/events/sbm.h>
 #include <asm/apic.h>
+#include <asm/irq_regs.h>
 #include <asm/sections.h>
-#include <asm/tsc.h>
 
 #include "sbm.h"
 
@@ -229,10 +231,19 @@ static void violation_desc(const struct violation *v, char *desc)
 
 KUNIT_ARRAY_PARAM(violation, violations, violation_desc);
 
+/* The kind of abort of one instance; other instances' aborts do not count. */
+struct abort_record {
+	const struct sbm *sbm;
+	int kind;
+};
+
 static void record_kind(void *data, const struct sbm *sbm, sbm_func func,
 			const struct sbm_abort *abort)
 {
-	*(int *)data = abort->kind;
+	struct abort_record *rec = data;
+
+	if (sbm == rec->sbm)
+		rec->kind = abort->kind;
 }
 
 /*
@@ -242,13 +253,14 @@ static void record_kind(void *data, const struct sbm *sbm, sbm_func func,
 static void violation_contained(struct kunit *test)
 {
 	const struct violation *v = test->param_value;
-	int kind = -1, ret;
 	struct sbm sbm;
+	struct abort_record rec = { .sbm = &sbm, .kind = -1 };
+	int ret;
 
 	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
-	KUNIT_ASSERT_EQ(test, register_trace_sbm_abort(record_kind, &kind), 0);
+	KUNIT_ASSERT_EQ(test, register_trace_sbm_abort(record_kind, &rec), 0);
 	ret = sbm_exec(&sbm, v->func, NULL);
-	unregister_trace_sbm_abort(record_kind, &kind);
+	unregister_trace_sbm_abort(record_kind, &rec);
 	tracepoint_synchronize_unregister();
 	if (v->func == do_ac_misaligned && ret == 1) {
 		sbm_destroy(&sbm);
@@ -256,7 +268,7 @@ static void violation_contained(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
 	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EFAULT);
-	KUNIT_EXPECT_EQ(test, kind, v->kind);
+	KUNIT_EXPECT_EQ(test, rec.kind, v->kind);
 	sbm_destroy(&sbm);
 
 	/* A new instance on the same CPU state still works. */
@@ -327,60 +339,92 @@ static void map_kernel_image_refused(struct kunit *test)
 	sbm_destroy(&sbm);
 }
 
-/* Spin for @cycles TSC cycles, then report how many loops that took. */
-static SBM_DEFINE_FUNC(spin, u64, cycles, u64 *, loops)
-{
-	u64 start = rdtsc(), n = 0;
+/*
+ * The cases below have sandboxes wait for one another, for the test or for
+ * interrupts; on a loaded host that can take seconds of sandbox time. This
+ * limit is far above that, so that only a real hang ends them, with
+ * -ETIMEDOUT, and not a slow emulator.
+ */
+#define PATIENT_TIME_LIMIT_MS	60000
 
-	while (rdtsc() - start < cycles)
-		n++;
-	*loops = n;
+static void restore_time_limit(void *saved)
+{
+	sbm_time_limit_ms = (uintptr_t)saved;
+}
+
+/* Set the time limit for this case; it comes back when the case ends. */
+static void set_time_limit(struct kunit *test, unsigned int ms)
+{
+	void *saved = (void *)(uintptr_t)sbm_time_limit_ms;
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							restore_time_limit,
+							saved), 0);
+	sbm_time_limit_ms = ms;
+}
+
+/*
+ * One page that the sandboxes and the test share, mapped writable, whole.
+ * The targets poll it and finish only once another party has written it,
+ * so that what the cases prove follows from the order of events, never
+ * from how long anything took.
+ */
+struct shared_page {
+	unsigned long knock;	/* set by knock(), awaited by answer() */
+	unsigned long answer;	/* set by answer(), awaited by knock() */
+	unsigned long running;	/* set by wait_for_go() when it starts */
+	unsigned long go;	/* set by the test to end wait_for_go() */
+	unsigned long irqs;	/* interrupts that stopped count_irqs() */
+};
+
+KUNIT_DEFINE_ACTION_WRAPPER(vfree_action, vfree, const void *);
+
+static struct shared_page *alloc_shared_page(struct kunit *test)
+{
+	struct shared_page *page;
+
+	BUILD_BUG_ON(sizeof(*page) > PAGE_SIZE);
+	page = vzalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, vfree_action,
+							page), 0);
+	return page;
+}
+
+static SBM_DEFINE_FUNC(knock, struct shared_page *, p)
+{
+	WRITE_ONCE(p->knock, 1);
+	while (!READ_ONCE(p->answer))
+		cpu_relax();
 	return 0;
 }
 
-static u64 ms_to_cycles(unsigned int ms)
+static SBM_DEFINE_FUNC(answer, struct shared_page *, p)
 {
-	return (u64)tsc_khz * ms;
+	while (!READ_ONCE(p->knock))
+		cpu_relax();
+	WRITE_ONCE(p->answer, 1);
+	return 0;
 }
 
-struct spin_run {
-	unsigned int ms;
-	u64 loops;
-	int ret;
-	int cpu;
-	unsigned long switches;
-};
-
-static void run_spin(struct spin_run *run)
+static SBM_DEFINE_FUNC(wait_for_go, struct shared_page *, p)
 {
-	u64 *out;
-	struct sbm sbm;
-
-	sbm_init(&sbm);
-	out = SBM_COPY_OUT(&sbm, &run->loops, sizeof(run->loops));
-	run->ret = sbm_call(&sbm, spin, ms_to_cycles(run->ms), out);
-	sbm_destroy(&sbm);
+	WRITE_ONCE(p->running, 1);
+	while (!READ_ONCE(p->go))
+		cpu_relax();
+	return 0;
 }
 
-/* A long computation survives hundreds of ticks and resumes each time. */
-static void long_computation(struct kunit *test)
+/* Spin until @irqs interrupts stopped the sandbox; report the loops. */
+static SBM_DEFINE_FUNC(count_irqs, struct shared_page *, p,
+		       unsigned long, irqs, u64 *, loops)
 {
-	unsigned int saved = sbm_time_limit_ms;
-	struct spin_run run = { .ms = 2000 };
-	unsigned long start = jiffies;
-	unsigned long nvcsw = current->nvcsw + current->nivcsw;
-	u64 clock = local_clock();
+	u64 n = 0;
 
-	sbm_time_limit_ms = 10000;
-	run_spin(&run);
-	sbm_time_limit_ms = saved;
-	KUNIT_EXPECT_EQ(test, run.ret, 0);
-	KUNIT_EXPECT_GT(test, run.loops, 0);
-	KUNIT_EXPECT_GE(test, local_clock() - clock, 1900 * NSEC_PER_MSEC);
-	/* An emulator may lose ticks; half of them still makes hundreds. */
-	KUNIT_EXPECT_GE(test, jiffies - start, msecs_to_jiffies(1000));
-	kunit_info(test, "%lu ticks, %lu context switches\n", jiffies - start,
-		   current->nvcsw + current->nivcsw - nvcsw);
+	while (READ_ONCE(p->irqs) < irqs)
+		n++;
+	*loops = n;
+	return 0;
 }
 
 static SBM_DEFINE_FUNC(return_zero)
@@ -395,88 +439,235 @@ static SBM_DEFINE_FUNC(forever)
 	return 0;
 }
 
-static void time_limit(struct kunit *test)
+/*
+ * The kernel serves an interrupt or NMI that stopped a sandbox from the
+ * raise stub of its vector. Return: the vector of the stub at @ip, or -1
+ * for an event that did not come from a stub.
+ */
+static int raise_stub_vector(unsigned long ip)
 {
-	unsigned int saved = sbm_time_limit_ms;
-	u64 start = local_clock();
-	struct sbm sbm;
+	unsigned long off = ip - (unsigned long)x86_sbm_raise_stubs;
 
-	sbm_time_limit_ms = 200;
-	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
-	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, forever), -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -ETIMEDOUT);
-	sbm_destroy(&sbm);
-	sbm_time_limit_ms = saved;
-	/* The limit counts sandbox time on this clock: it cannot come early. */
-	KUNIT_EXPECT_GE(test, local_clock() - start, 200 * NSEC_PER_MSEC);
+	return off < 256 * SBM_RAISE_STUB_SIZE ? off / SBM_RAISE_STUB_SIZE : -1;
 }
 
-static int spin_thread(void *data)
-{
-	struct spin_run *run = data;
+#define LONG_COMPUTATION_IRQS	100
 
-	run->cpu = raw_smp_processor_id();
-	run_spin(run);
-	run->switches = current->nvcsw + current->nivcsw;
+struct irq_counter {
+	struct hrtimer timer;
+	struct shared_page *page;
+};
+
+static enum hrtimer_restart count_sandbox_irq(struct hrtimer *timer)
+{
+	struct irq_counter *c = container_of(timer, struct irq_counter, timer);
+	struct pt_regs *regs = get_irq_regs();
+	unsigned long irqs = READ_ONCE(c->page->irqs);
+
+	/*
+	 * An interrupt can also arrive on the last instruction of a stub,
+	 * once the one raised there is served; that too follows a stop, so
+	 * at least half of the count are stops.
+	 */
+	if (regs && raise_stub_vector(regs->ip) >= 0)
+		WRITE_ONCE(c->page->irqs, ++irqs);
+	if (irqs >= LONG_COMPUTATION_IRQS)
+		return HRTIMER_NORESTART;
+	hrtimer_forward_now(timer, ms_to_ktime(1));
+	return HRTIMER_RESTART;
+}
+
+/*
+ * A long computation is interrupted many times and resumes each time.
+ * A timer on this CPU counts the interrupts that stopped the sandbox, and
+ * the target runs until the count is reached: returning at all proves
+ * it. No clock is read; on a loaded host the case only takes longer.
+ */
+static void long_computation(struct kunit *test)
+{
+	struct shared_page *page = alloc_shared_page(test);
+	struct irq_counter counter;
+	u64 loops = 0, *out;
+	struct sbm sbm;
+	int ret;
+
+	set_time_limit(test, PATIENT_TIME_LIMIT_MS);
+	/*
+	 * The timer writes the page at its direct-map address, not at the
+	 * vmalloc one that the sandbox reads: a kernel access there would
+	 * leave a global TLB entry on this CPU, on which the sandbox faults
+	 * each time, and it gives up on an address after a few such faults.
+	 */
+	counter.page = page_address(vmalloc_to_page(page));
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	page = SBM_MAP_WRITABLE(&sbm, page, PAGE_SIZE);
+	out = SBM_COPY_OUT(&sbm, &loops, sizeof(loops));
+
+	/* The timer counts only on its own CPU: keep the sandbox there. */
+	migrate_disable();
+	hrtimer_init_on_stack(&counter.timer, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	counter.timer.function = count_sandbox_irq;
+	hrtimer_start(&counter.timer, ms_to_ktime(1),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+	ret = sbm_call(&sbm, count_irqs, page, LONG_COMPUTATION_IRQS, out);
+	hrtimer_cancel(&counter.timer);
+	destroy_hrtimer_on_stack(&counter.timer);
+	migrate_enable();
+	sbm_destroy(&sbm);
+
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_GT(test, loops, 0);
+	KUNIT_EXPECT_GE(test, READ_ONCE(counter.page->irqs),
+			LONG_COMPUTATION_IRQS);
+}
+
+static void time_limit(struct kunit *test)
+{
+	u64 start;
+	struct sbm sbm;
+
+	set_time_limit(test, 200);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	/*
+	 * The limit counts sandbox time on local_clock(), which is monotonic
+	 * on one CPU: staying on this one, the call cannot end before 200 ms
+	 * of that clock have passed, however loaded the host is.
+	 */
+	migrate_disable();
+	start = local_clock();
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, forever), -ETIMEDOUT);
+	KUNIT_EXPECT_GE(test, local_clock() - start, 200 * NSEC_PER_MSEC);
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -ETIMEDOUT);
+	sbm_destroy(&sbm);
+}
+
+/* A kernel thread that makes one sandboxed call of @run on @page. */
+struct sandbox_thread {
+	int (*run)(struct sbm *sbm, struct shared_page *page);
+	struct shared_page *page;
+	struct task_struct *task;
+	struct completion done;
+	int ret;
+	int cpu;
+};
+
+static int run_knock(struct sbm *sbm, struct shared_page *page)
+{
+	return sbm_call(sbm, knock, page);
+}
+
+static int run_answer(struct sbm *sbm, struct shared_page *page)
+{
+	return sbm_call(sbm, answer, page);
+}
+
+static int run_wait_for_go(struct sbm *sbm, struct shared_page *page)
+{
+	return sbm_call(sbm, wait_for_go, page);
+}
+
+static int sandbox_thread_fn(void *data)
+{
+	struct sandbox_thread *t = data;
+	struct sbm sbm;
+
+	t->cpu = raw_smp_processor_id();
+	sbm_init(&sbm);
+	/* On failure, the call returns the error without running. */
+	t->ret = t->run(&sbm, SBM_MAP_WRITABLE(&sbm, t->page, PAGE_SIZE));
+	sbm_destroy(&sbm);
+	complete(&t->done);
 	return 0;
 }
 
-static struct task_struct *start_spin(struct spin_run *run, int cpu,
-				      const char *name)
+/* Create the thread, bound to @cpu; it starts when woken. */
+static int create_sandbox_thread(struct sandbox_thread *t, int cpu,
+				 const char *name)
 {
-	struct task_struct *task;
+	init_completion(&t->done);
+	t->task = kthread_create(sandbox_thread_fn, t, "%s/%d", name, cpu);
+	if (IS_ERR(t->task))
+		return PTR_ERR(t->task);
+	kthread_bind(t->task, cpu);
+	get_task_struct(t->task);
+	return 0;
+}
 
-	task = kthread_create(spin_thread, run, "%s/%d", name, cpu);
-	if (IS_ERR(task))
-		return task;
-	kthread_bind(task, cpu);
-	get_task_struct(task);
-	wake_up_process(task);
-	return task;
+/*
+ * Wait for the call to end before kthread_stop(): stopping a thread that
+ * has not run yet would skip its function altogether.
+ */
+static void finish_sandbox_thread(struct sandbox_thread *t)
+{
+	wait_for_completion(&t->done);
+	kthread_stop(t->task);
+	put_task_struct(t->task);
+}
+
+/* Never woken, the thread ends without running its function. */
+static void drop_sandbox_thread(struct sandbox_thread *t)
+{
+	kthread_stop(t->task);
+	put_task_struct(t->task);
+}
+
+/*
+ * knock() in a thread on @cpu0, answer() in another on @cpu1: each waits
+ * inside its sandbox for the other, so neither call ends unless both were
+ * live at once.
+ */
+static void handshake(struct kunit *test, int cpu0, int cpu1,
+		      struct sandbox_thread t[2])
+{
+	struct shared_page *page = alloc_shared_page(test);
+	int i, err;
+
+	set_time_limit(test, PATIENT_TIME_LIMIT_MS);
+	t[0] = (struct sandbox_thread){ .run = run_knock, .page = page };
+	t[1] = (struct sandbox_thread){ .run = run_answer, .page = page };
+	KUNIT_ASSERT_EQ(test, create_sandbox_thread(&t[0], cpu0, "sbm_knock"),
+			0);
+	err = create_sandbox_thread(&t[1], cpu1, "sbm_answer");
+	if (err)
+		drop_sandbox_thread(&t[0]);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	for (i = 0; i < 2; i++)
+		wake_up_process(t[i].task);
+	for (i = 0; i < 2; i++) {
+		finish_sandbox_thread(&t[i]);
+		KUNIT_EXPECT_EQ(test, t[i].ret, 0);
+	}
+	KUNIT_EXPECT_EQ(test, READ_ONCE(page->knock), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(page->answer), 1);
 }
 
 /* Sandboxes run at the same time on both CPUs. */
 static void concurrent_sandboxes(struct kunit *test)
 {
-	struct spin_run runs[2] = { { .ms = 300 }, { .ms = 300 } };
-	struct task_struct *tasks[2];
-	int i;
+	struct sandbox_thread t[2];
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
-	for (i = 0; i < 2; i++) {
-		tasks[i] = start_spin(&runs[i], cpumask_nth(i, cpu_online_mask),
-				      "sbm_spin");
-		KUNIT_ASSERT_FALSE(test, IS_ERR(tasks[i]));
-	}
-	for (i = 0; i < 2; i++) {
-		kthread_stop(tasks[i]);
-		put_task_struct(tasks[i]);
-		KUNIT_EXPECT_EQ(test, runs[i].ret, 0);
-		KUNIT_EXPECT_GT(test, runs[i].loops, 0);
-	}
-	KUNIT_EXPECT_NE(test, runs[0].cpu, runs[1].cpu);
+	handshake(test, cpumask_nth(0, cpu_online_mask),
+		  cpumask_nth(1, cpu_online_mask), t);
+	KUNIT_EXPECT_NE(test, t[0].cpu, t[1].cpu);
 }
 
-/* Two sandboxes share one CPU: each is preempted and resumes intact. */
+/*
+ * Two sandboxes share one CPU: whichever starts first spins until the
+ * other has run, so it must be preempted inside the sandbox, and it
+ * resumes intact to finish.
+ */
 static void preempted_sandboxes(struct kunit *test)
 {
-	struct spin_run runs[2] = { { .ms = 300 }, { .ms = 300 } };
 	int cpu = raw_smp_processor_id();
-	struct task_struct *tasks[2];
-	int i;
+	struct sandbox_thread t[2];
 
-	for (i = 0; i < 2; i++) {
-		tasks[i] = start_spin(&runs[i], cpu, "sbm_share");
-		KUNIT_ASSERT_FALSE(test, IS_ERR(tasks[i]));
-	}
-	for (i = 0; i < 2; i++) {
-		kthread_stop(tasks[i]);
-		put_task_struct(tasks[i]);
-		KUNIT_EXPECT_EQ(test, runs[i].ret, 0);
-		KUNIT_EXPECT_EQ(test, runs[i].cpu, cpu);
-	}
-	KUNIT_EXPECT_GT(test, runs[0].switches + runs[1].switches, 2);
+	handshake(test, cpu, cpu, t);
+	KUNIT_EXPECT_EQ(test, t[0].cpu, cpu);
+	KUNIT_EXPECT_EQ(test, t[1].cpu, cpu);
 }
 
 static atomic_t sbm_test_nmis = ATOMIC_INIT(0);
@@ -486,16 +677,17 @@ static int sbm_test_nmi_cpu = -1;
 
 static int sbm_test_nmi(unsigned int type, struct pt_regs *regs)
 {
-	unsigned long raise = (unsigned long)x86_sbm_raise_stubs;
-
 	if (raw_smp_processor_id() != READ_ONCE(sbm_test_nmi_cpu))
 		return NMI_DONE;
 	atomic_inc(&sbm_test_nmis);
 	/*
-	 * An NMI that stopped a sandbox is served from its raise stub; one
-	 * that hit the switch to or from a sandbox, from the entry text.
+	 * An NMI that stopped a sandbox is served from the NMI raise stub;
+	 * one that hit the switch to or from a sandbox, from the entry text.
+	 * The stub of another vector can be where an NMI finds the kernel
+	 * just after it raised an interrupt, with no sandbox stopped by the
+	 * NMI; the NMI stub only after an earlier NMI did stop one.
 	 */
-	if (regs->ip - raise < 256 * SBM_RAISE_STUB_SIZE)
+	if (raise_stub_vector(regs->ip) == NMI_VECTOR)
 		atomic_inc(&sbm_test_nmis_in_sandbox);
 	else if (regs->ip >= (unsigned long)__entry_text_start &&
 		 regs->ip < (unsigned long)__entry_text_end)
@@ -513,14 +705,15 @@ static int sbm_test_watch_nmis(struct kunit *test)
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	WRITE_ONCE(sbm_test_nmi_cpu, cpu);
 	atomic_set(&sbm_test_nmis, 0);
 	atomic_set(&sbm_test_nmis_in_sandbox, 0);
 	atomic_set(&sbm_test_nmis_in_switch, 0);
+	/* Counting nothing until a CPU is chosen; asserting while migratable. */
 	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, sbm_test_nmi, 0,
 						   "sbm_test"), 0);
+	migrate_disable();
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	WRITE_ONCE(sbm_test_nmi_cpu, cpu);
 	return cpu;
 }
 
@@ -531,27 +724,46 @@ static void sbm_test_unwatch_nmis(void)
 	migrate_enable();
 }
 
+/* Send an NMI to @cpu, then give it a moment, without sleeping. */
+static void send_nmi(int cpu)
+{
+	int i;
+
+	__apic_send_IPI(cpu, NMI_VECTOR);
+	for (i = 0; i < 100; i++)
+		cpu_relax();
+}
+
+/* More than enough for one NMI to find the spinning sandbox. */
+#define MAX_NMIS_TO_STOP_SANDBOX	100000
+
 /* NMIs that hit a running sandbox reach the kernel; the sandbox resumes. */
 static void nmi_during_sandbox(struct kunit *test)
 {
-	struct spin_run run = { .ms = 500 };
-	struct task_struct *task;
+	struct shared_page *page = alloc_shared_page(test);
+	struct sandbox_thread t = { .run = run_wait_for_go, .page = page };
 	int cpu, i;
 
+	set_time_limit(test, PATIENT_TIME_LIMIT_MS);
 	/* Send NMIs from this CPU to the other, where the sandbox spins. */
 	cpu = sbm_test_watch_nmis(test);
-
-	task = start_spin(&run, cpu, "sbm_nmi");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
-	for (i = 0; i < 20; i++) {
-		msleep(20);
-		__apic_send_IPI(cpu, NMI_VECTOR);
+	if (create_sandbox_thread(&t, cpu, "sbm_nmi")) {
+		sbm_test_unwatch_nmis();
+		KUNIT_FAIL_AND_ABORT(test, "cannot create a kernel thread");
 	}
-	kthread_stop(task);
-	put_task_struct(task);
+	wake_up_process(t.task);
+
+	/* From the moment the target says it runs until it is told to stop. */
+	while (!READ_ONCE(page->running) && !completion_done(&t.done))
+		cpu_relax();
+	for (i = 0; i < MAX_NMIS_TO_STOP_SANDBOX &&
+	     !atomic_read(&sbm_test_nmis_in_sandbox); i++)
+		send_nmi(cpu);
+	WRITE_ONCE(page->go, 1);
+	finish_sandbox_thread(&t);
 	sbm_test_unwatch_nmis();
 
-	KUNIT_EXPECT_EQ(test, run.ret, 0);
+	KUNIT_EXPECT_EQ(test, t.ret, 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&sbm_test_nmis_in_sandbox), 0);
 	kunit_info(test, "%d NMIs, %d of them stopped the sandbox\n",
 		   atomic_read(&sbm_test_nmis),
@@ -562,6 +774,7 @@ struct short_calls {
 	unsigned int done;
 	unsigned int failed;
 	bool stop;
+	struct completion finished;
 };
 
 static int short_calls_thread(void *data)
@@ -570,14 +783,17 @@ static int short_calls_thread(void *data)
 	struct sbm sbm;
 
 	sbm_init(&sbm);
-	while (!READ_ONCE(calls->stop) && !kthread_should_stop()) {
+	while (!READ_ONCE(calls->stop)) {
 		if (sbm_call(&sbm, return_zero))
 			calls->failed++;
-		calls->done++;
+		WRITE_ONCE(calls->done, calls->done + 1);
 	}
 	sbm_destroy(&sbm);
+	complete(&calls->finished);
 	return 0;
 }
+
+#define STORM_NMIS	10000
 
 /*
  * A flood of NMIs at a CPU that keeps entering and leaving sandboxes:
@@ -588,23 +804,26 @@ static void nmi_storm(struct kunit *test)
 {
 	struct short_calls calls = { };
 	struct task_struct *task;
-	unsigned long end;
 	int cpu, i;
 
 	cpu = sbm_test_watch_nmis(test);
+	init_completion(&calls.finished);
 	task = kthread_create(short_calls_thread, &calls, "sbm_storm");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	if (IS_ERR(task)) {
+		sbm_test_unwatch_nmis();
+		KUNIT_FAIL_AND_ABORT(test, "cannot create a kernel thread");
+	}
 	kthread_bind(task, cpu);
 	get_task_struct(task);
 	wake_up_process(task);
-	end = jiffies + msecs_to_jiffies(1000);
-	/* As fast as the target CPU can take them, without sleeping. */
-	while (time_before(jiffies, end)) {
-		__apic_send_IPI(cpu, NMI_VECTOR);
-		for (i = 0; i < 100; i++)
-			cpu_relax();
-	}
+	/* As fast as the target CPU can take them, once calls are going. */
+	while (!READ_ONCE(calls.done))
+		cpu_relax();
+	for (i = 0; i < STORM_NMIS; i++)
+		send_nmi(cpu);
 	WRITE_ONCE(calls.stop, true);
+	/* As for the sandbox threads, kthread_stop() comes last. */
+	wait_for_completion(&calls.finished);
 	kthread_stop(task);
 	put_task_struct(task);
 	sbm_test_unwatch_nmis();
