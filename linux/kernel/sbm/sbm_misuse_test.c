@@ -107,10 +107,16 @@ static void concurrent_exec_busy(struct kunit *test)
 	/* However slow this machine, the spinner must not time out. */
 	sbm_time_limit_ms = 600000;
 
+	task = kthread_create(spinner_fn, &s, "sbm_busy");
+	if (IS_ERR(task)) {
+		sbm_time_limit_ms = saved;
+		sbm_destroy(&sbm);
+		vfree(s.shared);
+		KUNIT_FAIL(test, "no thread: %pe", task);
+		return;
+	}
 	migrate_disable();
 	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	task = kthread_create(spinner_fn, &s, "sbm_busy");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	kthread_bind(task, cpu);
 	wake_up_process(task);
 	while (!READ_ONCE(s.shared[SPIN_RUNNING]))

@@ -457,6 +457,8 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 				abort.ip = f->ip;
 				break;
 			}
+			/* The kernel may have cached its own entry again. */
+			stale = 0;
 			cond_resched();
 			continue;
 		}
