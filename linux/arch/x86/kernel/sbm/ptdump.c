@@ -43,6 +43,17 @@ static const char * const sbm_region_names[SBM_REGION_NR] = {
 	[SBM_REGION_BUFFER_RW]	= "output buffer / writable map",
 };
 
+/**
+ * sbm_region_name() - what a region is, in a few words
+ * @region: the region
+ *
+ * Return: its name.
+ */
+const char *sbm_region_name(enum sbm_region region)
+{
+	return sbm_region_names[region];
+}
+
 /* Is the page at @addr part of [@start, @end)? */
 static bool sbm_in(unsigned long addr, const void *start, const void *end)
 {

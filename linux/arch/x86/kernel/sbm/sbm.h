@@ -132,6 +132,7 @@ struct sbm_audit {
 };
 
 enum sbm_region sbm_region_of(const struct x86_sbm *s, unsigned long addr);
+const char *sbm_region_name(enum sbm_region region);
 void sbm_audit(struct sbm *sbm, struct sbm_audit *audit);
 
 extern gate_desc sbm_idt[IDT_ENTRIES];

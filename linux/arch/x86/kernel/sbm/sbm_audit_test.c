@@ -23,20 +23,6 @@ static SBM_DEFINE_FUNC(touch_all, const u8 *, in, u8 *, out, u8 *, inout,
 	return 0;
 }
 
-static const char * const region_labels[SBM_REGION_NR] = {
-	[SBM_REGION_UNKNOWN]	= "unknown",
-	[SBM_REGION_TEXT]	= "text",
-	[SBM_REGION_RODATA]	= "rodata",
-	[SBM_REGION_ENTRY]	= "entry",
-	[SBM_REGION_IDT]	= "idt",
-	[SBM_REGION_CEA]	= "cea",
-	[SBM_REGION_CONTEXT]	= "context",
-	[SBM_REGION_STACK]	= "stack",
-	[SBM_REGION_SHADOW]	= "stand-ins",
-	[SBM_REGION_BUFFER_RO]	= "buffers-ro",
-	[SBM_REGION_BUFFER_RW]	= "buffers-rw",
-};
-
 struct audit_fixture {
 	struct sbm sbm;
 	u8 in[100], out[5000], inout[8];
@@ -77,7 +63,7 @@ static void audit_report(struct kunit *test, const struct sbm_audit *audit)
 
 	for (i = 0; i < SBM_REGION_NR; i++)
 		if (audit->bytes[i])
-			kunit_info(test, "%-10s %8lu KiB\n", region_labels[i],
+			kunit_info(test, "%-28s %8lu KiB\n", sbm_region_name(i),
 				   audit->bytes[i] >> 10);
 	for (i = 0; i < min(audit->violations, ARRAY_SIZE(audit->bad)); i++)
 		kunit_info(test, "violation at 0x%lx\n", audit->bad[i]);
