@@ -14,6 +14,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
+#include <linux/processor.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
@@ -25,7 +26,6 @@
 #include <asm/fsgsbase.h>
 #include <asm/msr.h>
 #include <asm/pkru.h>
-#include <asm/processor.h>
 #include <asm/tsc.h>
 
 #include "sbm.h"
@@ -225,7 +225,7 @@ static void cpl0_refused(struct kunit *test)
 		kunit_skip(test, "CPU feature %u not enabled", a->feature);
 	ret = run_once(a->func, NULL);
 	if (a->emulators_miss && !ret)
-		kunit_skip(test, "%s not trapped (QEMU TCG); FPU registers are invalidated after each exit",
+		kunit_skip(test, "%s runs (QEMU TCG); FPU registers invalidated",
 			   a->name);
 	KUNIT_EXPECT_EQ(test, ret, -EFAULT);
 }

@@ -19,6 +19,7 @@
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/percpu.h>
+#include <linux/processor.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sched.h>
@@ -26,7 +27,6 @@
 #include <linux/stackprotector.h>
 #include <linux/vmalloc.h>
 #include <asm/current.h>
-#include <asm/processor.h>
 
 #include "sbm.h"
 
