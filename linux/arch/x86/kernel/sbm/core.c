@@ -103,7 +103,7 @@ static int sbm_setup(struct x86_sbm *s)
 		return -ENOMEM;
 	addr = (unsigned long)s->stack;
 	err = sbm_map_kernel_range(&s->pt, addr, addr + SBM_STACK_SIZE,
-				   SBM_USER_RW);
+				   SBM_USER_RW_TRACKED);
 	if (err)
 		return err;
 
@@ -283,6 +283,23 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	 */
 	if (static_branch_unlikely(&switch_mm_always_ibpb))
 		indirect_branch_prediction_barrier();
+}
+
+/*
+ * Nothing of a call is left on the stack for the next one to find. Only
+ * the pages the target wrote need clearing, and in the top page, if the
+ * target did not write it, what the kernel put there from @sp up.
+ */
+static void sbm_clear_stack(struct x86_sbm *s, unsigned long *sp)
+{
+	void *top = s->stack + SBM_STACK_SIZE - PAGE_SIZE, *page;
+
+	for (page = s->stack; page <= top; page += PAGE_SIZE) {
+		if (sbm_test_and_clean(&s->pt, (unsigned long)page))
+			clear_page(page);
+		else if (page == top)
+			memset(sp, 0, s->stack + SBM_STACK_SIZE - (void *)sp);
+	}
 }
 
 typedef void (*sbm_raise_fn)(void);
@@ -488,8 +505,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	sbm_abort(sbm, func, &abort);
 	ret = abort.err;
 out:
-	/* Nothing of this call is left for the next one to find. */
-	memset(s->stack, 0, SBM_STACK_SIZE);
+	sbm_clear_stack(s, sp);
 	return ret;
 }
 

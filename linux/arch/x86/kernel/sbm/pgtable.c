@@ -113,6 +113,27 @@ static int sbm_map_page(struct sbm_pgtable *pt, unsigned long addr,
 	return 0;
 }
 
+/**
+ * sbm_test_and_clean() - has the sandbox written a page since the last look?
+ * @pt:   the sandbox page tables
+ * @addr: a page mapped with SBM_USER_RW_TRACKED
+ *
+ * The CPU sets the dirty bit of a PTE when it first writes through it;
+ * this clears the bit again. No TLB entry of the sandbox survives its next
+ * entry, whose CR3 write flushes them all.
+ *
+ * Return: true if the page was written.
+ */
+bool sbm_test_and_clean(struct sbm_pgtable *pt, unsigned long addr)
+{
+	pte_t *pte = sbm_pte(pt, addr);
+
+	if (!pte || !(pte_val(*pte) & _PAGE_DIRTY))
+		return false;
+	WRITE_ONCE(*pte, __pte(pte_val(*pte) & ~_PAGE_DIRTY));
+	return true;
+}
+
 static bool sbm_in_image_slot(unsigned long addr)
 {
 	return pgd_index(addr) == pgd_index(__START_KERNEL_map) &&

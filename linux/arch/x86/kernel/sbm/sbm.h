@@ -19,6 +19,8 @@ struct sbm;
 #define SBM_USER_EXEC	(_PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED)
 #define SBM_USER_RO	(SBM_USER_EXEC | _PAGE_NX)
 #define SBM_USER_RW	(SBM_USER_RO | _PAGE_RW | _PAGE_DIRTY)
+/* Writable, with the dirty bit left for the CPU to set. */
+#define SBM_USER_RW_TRACKED	(SBM_USER_RO | _PAGE_RW)
 #define SBM_KERNEL_EXEC	(_PAGE_PRESENT | _PAGE_ACCESSED)
 #define SBM_KERNEL_RO	(SBM_KERNEL_EXEC | _PAGE_NX)
 #define SBM_KERNEL_RW	(SBM_KERNEL_RO | _PAGE_RW | _PAGE_DIRTY)
@@ -41,6 +43,7 @@ int sbm_map_kernel_range(struct sbm_pgtable *pt, unsigned long start,
 			 unsigned long end, pteval_t prot);
 bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 			unsigned long error_code);
+bool sbm_test_and_clean(struct sbm_pgtable *pt, unsigned long addr);
 
 /*
  * Called by sbm_pgtable_walk() for each page or large page that a sandbox
