@@ -68,8 +68,9 @@ static SBM_DEFINE_FUNC(spin_until_released, unsigned long *, shared)
 }
 
 struct spinner {
-	struct sbm *sbm;
+	struct sbm sbm;
 	unsigned long *shared;
+	unsigned int saved_limit;
 	int ret;
 	struct completion done;
 };
@@ -78,9 +79,52 @@ static int spinner_fn(void *data)
 {
 	struct spinner *s = data;
 
-	s->ret = sbm_call(s->sbm, spin_until_released, s->shared);
+	s->ret = sbm_call(&s->sbm, spin_until_released, s->shared);
 	complete(&s->done);
 	return 0;
+}
+
+/*
+ * Start a call on another CPU that spins until released, and stay on this
+ * CPU. Return: 0, or a negative errno with nothing left to undo.
+ */
+static int spinner_start(struct spinner *s)
+{
+	struct task_struct *task;
+	int err = -ENOMEM;
+
+	s->shared = vzalloc(PAGE_SIZE);
+	if (!s->shared)
+		return err;
+	err = sbm_init(&s->sbm);
+	if (!err && !SBM_MAP_WRITABLE(&s->sbm, s->shared, PAGE_SIZE))
+		err = sbm_error(&s->sbm);
+	task = err ? ERR_PTR(err) : kthread_create(spinner_fn, s, "sbm_busy");
+	if (IS_ERR(task)) {
+		sbm_destroy(&s->sbm);
+		vfree(s->shared);
+		return PTR_ERR(task);
+	}
+	init_completion(&s->done);
+	/* However slow this machine, the spinner must not time out. */
+	s->saved_limit = sbm_time_limit_ms;
+	sbm_time_limit_ms = 600000;
+	migrate_disable();
+	kthread_bind(task, cpumask_any_but(cpu_online_mask,
+					   raw_smp_processor_id()));
+	wake_up_process(task);
+	while (!READ_ONCE(s->shared[SPIN_RUNNING]))
+		cond_resched();
+	return 0;
+}
+
+/* Let the spinner's call finish; then it is an ordinary instance. */
+static void spinner_release(struct spinner *s)
+{
+	WRITE_ONCE(s->shared[SPIN_RELEASE], 1);
+	migrate_enable();
+	wait_for_completion(&s->done);
+	sbm_time_limit_ms = s->saved_limit;
 }
 
 /*
@@ -89,48 +133,39 @@ static int spinner_fn(void *data)
  */
 static void concurrent_exec_busy(struct kunit *test)
 {
-	unsigned int saved = sbm_time_limit_ms;
 	struct spinner s = { };
-	struct task_struct *task;
-	struct sbm sbm;
-	int cpu;
 
 	if (num_online_cpus() < 2)
 		kunit_skip(test, "needs two CPUs");
-	s.shared = vzalloc(PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, s.shared);
-	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
-	KUNIT_ASSERT_PTR_EQ(test, SBM_MAP_WRITABLE(&sbm, s.shared, PAGE_SIZE),
-			    s.shared);
-	s.sbm = &sbm;
-	init_completion(&s.done);
-	/* However slow this machine, the spinner must not time out. */
-	sbm_time_limit_ms = 600000;
-
-	task = kthread_create(spinner_fn, &s, "sbm_busy");
-	if (IS_ERR(task)) {
-		sbm_time_limit_ms = saved;
-		sbm_destroy(&sbm);
-		vfree(s.shared);
-		KUNIT_FAIL(test, "no thread: %pe", task);
-		return;
-	}
-	migrate_disable();
-	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
-	kthread_bind(task, cpu);
-	wake_up_process(task);
-	while (!READ_ONCE(s.shared[SPIN_RUNNING]))
-		cond_resched();
-
-	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, spin_until_released, s.shared),
+	KUNIT_ASSERT_EQ(test, spinner_start(&s), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&s.sbm, spin_until_released, s.shared),
 			-EBUSY);
-	WRITE_ONCE(s.shared[SPIN_RELEASE], 1);
-	migrate_enable();
-	wait_for_completion(&s.done);
-	sbm_time_limit_ms = saved;
+	spinner_release(&s);
 	KUNIT_EXPECT_EQ(test, s.ret, 0);
-	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), 0);
-	sbm_destroy(&sbm);
+	KUNIT_EXPECT_EQ(test, sbm_error(&s.sbm), 0);
+	sbm_destroy(&s.sbm);
+	vfree(s.shared);
+}
+
+/*
+ * sbm_destroy() while a call runs warns once and frees nothing, so the
+ * running call finishes on intact memory; destroying it afterwards works.
+ */
+static void destroy_while_running(struct kunit *test)
+{
+	struct spinner s = { };
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	KUNIT_ASSERT_EQ(test, spinner_start(&s), 0);
+	pr_info("%s: expected warning begin\n", test->name);
+	sbm_destroy(&s.sbm);
+	pr_info("%s: expected warning end\n", test->name);
+	spinner_release(&s);
+	KUNIT_EXPECT_EQ(test, s.ret, 0);
+	KUNIT_EXPECT_EQ(test, sbm_error(&s.sbm), 0);
+	sbm_destroy(&s.sbm);
+	KUNIT_EXPECT_EQ(test, sbm_error(&s.sbm), -EINVAL);
 	vfree(s.shared);
 }
 
@@ -187,6 +222,7 @@ static void atomic_context_refused(struct kunit *test)
 static struct kunit_case sbm_misuse_test_cases[] = {
 	KUNIT_CASE(partial_page_writable_map_refused),
 	KUNIT_CASE(concurrent_exec_busy),
+	KUNIT_CASE(destroy_while_running),
 	KUNIT_CASE(use_after_destroy),
 	KUNIT_CASE(atomic_context_refused),
 	{}
