@@ -12,6 +12,7 @@
 #include <linux/compiler.h>
 #include <linux/list.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 
 /**
  * typedef sbm_func - a function that runs in the sandbox
@@ -32,6 +33,10 @@ typedef int (*sbm_func)(void *data);
  * @busy_task: the task whose call runs
  * @args_size: size of the argument block of the running call, which the
  *           architecture copies into the sandbox; 0 to pass @data as is
+ * @objects: what the target allocated through the allocation services and
+ *           has not freed, indexed by page frame of the first page
+ * @alloc_bytes: memory that @objects hold, in whole pages
+ * @alloc_limit: the most that @alloc_bytes may reach
  *
  * The instance usually lives on the caller's stack, between sbm_init()
  * and sbm_destroy(). Its fields are private to the SBM code.
@@ -46,8 +51,14 @@ struct sbm {
 	unsigned long busy;
 	struct task_struct *busy_task;
 	size_t args_size;
+	struct xarray objects;
+	size_t alloc_bytes;
+	size_t alloc_limit;
 #endif
 };
+
+/* How much a target may allocate, unless the caller says otherwise. */
+#define SBM_DEFAULT_ALLOC_LIMIT		(16UL << 20)
 
 /* Directions of a buffer copy, for sbm_add_copy(). */
 #define SBM_BUF_IN	0x1
@@ -106,8 +117,10 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data);
  * @SBM_ABORT_DIVIDE_ERROR:       division by zero or overflow
  * @SBM_ABORT_SYSCALL:            the target asked for a system call
  * @SBM_ABORT_TIME_LIMIT:         the target ran for too long
- * @SBM_ABORT_FORBIDDEN_CALL:     the target called a kernel service it may
+ * @SBM_ABORT_FORBIDDEN_CALL:     the target called a kernel function it may
  *                                not use
+ * @SBM_ABORT_SERVICE_ARGUMENT:   the target passed a bad argument to a
+ *                                service
  * @SBM_ABORT_OTHER:              anything else
  * @SBM_ABORT_NR:                 number of classes
  */
@@ -120,9 +133,13 @@ enum sbm_abort_kind {
 	SBM_ABORT_SYSCALL,
 	SBM_ABORT_TIME_LIMIT,
 	SBM_ABORT_FORBIDDEN_CALL,
+	SBM_ABORT_SERVICE_ARGUMENT,
 	SBM_ABORT_OTHER,
 	SBM_ABORT_NR
 };
+
+/* How many calls of a forbidden call chain a report names. */
+#define SBM_ABORT_CHAIN		6
 
 /**
  * struct sbm_abort - why and where the architecture stopped a sandbox
@@ -132,6 +149,12 @@ enum sbm_abort_kind {
  * @ip:       the instruction pointer of the target
  * @addr:     the address involved, if @has_addr
  * @has_addr: whether @addr means anything
+ * @callee:   for %SBM_ABORT_FORBIDDEN_CALL and %SBM_ABORT_SERVICE_ARGUMENT,
+ *            the kernel function that the target called
+ * @chain:    for %SBM_ABORT_FORBIDDEN_CALL, the functions called on the way
+ *            from the target to @ip, innermost first, as far as the
+ *            architecture could tell
+ * @chain_len: number of entries in @chain
  */
 struct sbm_abort {
 	int err;
@@ -140,9 +163,127 @@ struct sbm_abort {
 	unsigned long ip;
 	unsigned long addr;
 	bool has_addr;
+	unsigned long callee;
+	unsigned long chain[SBM_ABORT_CHAIN];
+	unsigned int chain_len;
 };
 
 void sbm_abort(struct sbm *sbm, sbm_func func, const struct sbm_abort *abort);
+
+/**
+ * struct sbm_service_call - a target's call of a kernel service
+ * @sbm:     the instance whose target called
+ * @args:    the six argument registers of the call, as the target set
+ *           them: hostile, like everything the target controls
+ * @bad_arg: set by sbm_service_reject() to the name of an argument that
+ *           ends the sandbox
+ */
+struct sbm_service_call {
+	struct sbm *sbm;
+	unsigned long args[6];
+	const char *bad_arg;
+};
+
+/**
+ * typedef sbm_service_fn - what runs in kernel mode for a service
+ * @call: the call, with the target's arguments
+ *
+ * Runs in task context and may sleep. It checks every argument as hostile
+ * and, for an argument that no correct target passes, calls
+ * sbm_service_reject() to end the sandbox.
+ *
+ * Return: the value that the target's call returns; never a kernel
+ * pointer that the target does not already have.
+ */
+typedef unsigned long (*sbm_service_fn)(struct sbm_service_call *call);
+
+/**
+ * struct sbm_service - a kernel function that targets may call
+ * @func:    the function, at the address that compiled code calls
+ * @name:    its name, for reports
+ * @handler: what SBM runs in kernel mode when a target calls @func
+ * @target:  the only target that may call it (the thunk of an
+ *           SBM_DEFINE_FUNC() function); NULL for every target
+ *
+ * Entries are made with SBM_ALLOW_CALL() or SBM_ALLOW_CALL_FROM().
+ */
+struct sbm_service {
+	const void *func;
+	const char *name;
+	sbm_service_fn handler;
+	sbm_func target;
+};
+
+#ifdef MODULE
+#define __SBM_ALLOW(ident, tname, tfunc, fn, fn_handler)		\
+	static_assert(0, "SBM services are declared in built-in code")
+#else
+/*
+ * The symbol name, __sbm_allow.<target>.<function>, is how the build-time
+ * check (scripts/sbm/sbm_reach.py) reads the allowlist.
+ */
+#define __SBM_ALLOW(ident, tname, tfunc, fn, fn_handler)		\
+	static const struct sbm_service ident				\
+	__asm__("__sbm_allow." tname "." #fn)				\
+	__used __section(".sbm_services") __aligned(8) = {		\
+		.func = fn,						\
+		.name = #fn,						\
+		.handler = fn_handler,					\
+		.target = tfunc,					\
+	}
+#endif
+
+/**
+ * SBM_ALLOW_CALL() - let every target call a kernel function
+ * @func:    the function, by the name that compiled code calls
+ * @handler: an &sbm_service_fn that does its work on the target's behalf
+ *
+ * Put it next to the code that sandboxed targets call @func from. When a
+ * target calls @func, SBM runs @handler in kernel mode instead and hands
+ * its result back; @func itself and the code around it stay unchanged.
+ * Only in built-in code.
+ */
+#define SBM_ALLOW_CALL(func, handler)					\
+	__SBM_ALLOW(__sbm_allow__##func, "", NULL, func, handler)
+
+/**
+ * SBM_ALLOW_CALL_FROM() - let one target call a kernel function
+ * @f:       the target, as named in SBM_DEFINE_FUNC() or SBM_DEFINE_THUNK()
+ * @func:    the function, by the name that compiled code calls
+ * @handler: an &sbm_service_fn that does its work on the target's behalf
+ *
+ * As SBM_ALLOW_CALL(), for calls from @f and what it calls only.
+ */
+#define SBM_ALLOW_CALL_FROM(f, func, handler)				\
+	__SBM_ALLOW(__sbm_allow_##f##__##func, #f, __sbm_thunk_##f,	\
+		    func, handler)
+
+/* The allowlist, for the architecture. */
+extern const struct sbm_service __start_sbm_services[];
+extern const struct sbm_service __stop_sbm_services[];
+
+unsigned long sbm_service_reject(struct sbm_service_call *call,
+				 const char *arg);
+int sbm_service_read(struct sbm_service_call *call, void *dst,
+		     unsigned long src, size_t len, const char *arg);
+int sbm_call_service(struct sbm *sbm, sbm_func target, unsigned long func,
+		     const unsigned long *args, unsigned long *ret,
+		     struct sbm_abort *abort, char *buf, size_t len);
+bool sbm_is_service(unsigned long func);
+
+int sbm_adopt(struct sbm *sbm, const void *ptr);
+int sbm_set_alloc_limit(struct sbm *sbm, size_t bytes);
+
+/*
+ * Arch hooks of the allocation services: what the target sees at an
+ * address, and objects that only one sandbox may read and write.
+ */
+int arch_sbm_read(struct sbm *sbm, void *dst, unsigned long src,
+		  size_t len);
+int arch_sbm_map_object(struct sbm *sbm, unsigned long start,
+			unsigned long end);
+void arch_sbm_unmap_object(struct sbm *sbm, unsigned long start,
+			   unsigned long end);
 
 #define __SBM_COPY(sbm, buf, size, dir)					\
 	((typeof((buf) + 0))sbm_add_copy(sbm, buf, size, dir))
@@ -175,6 +316,19 @@ static inline int sbm_exec_args(struct sbm *sbm, sbm_func func, void *args,
 {
 	return func(args);
 }
+
+static inline int sbm_adopt(struct sbm *sbm, const void *ptr)
+{
+	return 0;
+}
+
+static inline int sbm_set_alloc_limit(struct sbm *sbm, size_t bytes)
+{
+	return 0;
+}
+
+#define SBM_ALLOW_CALL(func, handler)
+#define SBM_ALLOW_CALL_FROM(f, func, handler)
 
 #define __SBM_COPY(sbm, buf, size, dir)					\
 	((void)(sbm), (void)(size), (void)(dir), (buf))

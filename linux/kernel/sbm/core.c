@@ -26,6 +26,7 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
+#include "sbm.h"
 #include "stats.h"
 
 #define CREATE_TRACE_POINTS
@@ -271,6 +272,8 @@ int sbm_init(struct sbm *sbm)
 {
 	memset(sbm, 0, sizeof(*sbm));
 	INIT_LIST_HEAD(&sbm->bufs);
+	xa_init(&sbm->objects);
+	sbm->alloc_limit = SBM_DEFAULT_ALLOC_LIMIT;
 	sbm->live = true;
 	sbm_stat_add(SBM_STAT_CREATED, 1);
 	sbm->error = arch_sbm_init(sbm);
@@ -282,7 +285,8 @@ EXPORT_SYMBOL_GPL(sbm_init);
  * sbm_destroy() - free a sandbox instance's resources
  * @sbm: the instance
  *
- * Frees every buffer copy and the architecture's state. Safe after a failed
+ * Frees every buffer copy, what the target allocated and the caller did
+ * not adopt, and the architecture's state. Safe after a failed
  * sbm_init(), after a failed call, when no call was made and twice; the
  * buffers returned by the SBM_COPY_* macros are invalid afterwards, and
  * every later operation on @sbm fails with -EINVAL (or the sticky error it
@@ -307,6 +311,8 @@ void sbm_destroy(struct sbm *sbm)
 	list_for_each_entry_safe(buf, next, &sbm->bufs, list)
 		sbm_free_buf(buf);
 	INIT_LIST_HEAD(&sbm->bufs);
+	sbm_free_objects(sbm);
+	xa_destroy(&sbm->objects);
 	arch_sbm_destroy(sbm);
 	if (sbm->live)
 		sbm_stat_add(SBM_STAT_DESTROYED, 1);
@@ -375,8 +381,11 @@ static int __sbm_exec(struct sbm *sbm, sbm_func func, void *data,
 	if (sbm->error)
 		ret = sbm->error;
 	trace_sbm_exit(sbm, func, ret, time);
-	if (sbm->error)
+	if (sbm->error) {
+		/* Nothing of an aborted call can be trusted or adopted. */
+		sbm_free_objects(sbm);
 		goto out;
+	}
 
 	bytes = 0;
 	list_for_each_entry(buf, &sbm->bufs, list) {
@@ -479,5 +488,23 @@ int arch_sbm_map_writable(struct sbm *sbm, unsigned long start,
 int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 {
 	return func(data);
+}
+
+/* Targets call the allocator directly: no service ever runs. */
+
+int arch_sbm_read(struct sbm *sbm, void *dst, unsigned long src, size_t len)
+{
+	return -EFAULT;
+}
+
+int arch_sbm_map_object(struct sbm *sbm, unsigned long start,
+			unsigned long end)
+{
+	return 0;
+}
+
+void arch_sbm_unmap_object(struct sbm *sbm, unsigned long start,
+			   unsigned long end)
+{
 }
 #endif /* CONFIG_HAVE_ARCH_SBM */

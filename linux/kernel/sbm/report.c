@@ -25,10 +25,13 @@ static DEFINE_RATELIMIT_STATE(sbm_report_rs, DEFAULT_RATELIMIT_INTERVAL,
  *
  * Sets the sticky error to @abort->err, counts the abort, fires the
  * sbm_abort tracepoint and prints one line about the violation,
- * rate-limited. Called by arch_sbm_exec().
+ * rate-limited, and a line for each call of a forbidden call chain.
+ * Called by arch_sbm_exec().
  */
 void sbm_abort(struct sbm *sbm, sbm_func func, const struct sbm_abort *abort)
 {
+	unsigned int i;
+
 	if (!sbm->error)
 		sbm->error = abort->err;
 	sbm_stat_add(SBM_STAT_ABORTS + abort->kind, 1);
@@ -45,5 +48,8 @@ void sbm_abort(struct sbm *sbm, sbm_func func, const struct sbm_abort *abort)
 		       func, abort->reason, (void *)abort->ip,
 		       (void *)sbm->caller, current->comm,
 		       task_pid_nr(current), ERR_PTR(abort->err));
+	for (i = abort->chain_len; i-- > 0; )
+		pr_err("  %s %ps\n", i == abort->chain_len - 1 ?
+		       "target called" : "which called", (void *)abort->chain[i]);
 }
 EXPORT_SYMBOL_GPL(sbm_abort);

@@ -27,10 +27,15 @@ static const char * const sbm_stat_names[SBM_STAT_NR] = {
 	[SBM_STAT_ABORTS + SBM_ABORT_SYSCALL] = "aborts_system_call",
 	[SBM_STAT_ABORTS + SBM_ABORT_TIME_LIMIT] = "aborts_time_limit",
 	[SBM_STAT_ABORTS + SBM_ABORT_FORBIDDEN_CALL] = "aborts_forbidden_call",
+	[SBM_STAT_ABORTS + SBM_ABORT_SERVICE_ARGUMENT] =
+		"aborts_service_argument",
 	[SBM_STAT_ABORTS + SBM_ABORT_OTHER] = "aborts_other",
 	[SBM_STAT_BYTES_IN] = "bytes_copied_in",
 	[SBM_STAT_BYTES_OUT] = "bytes_copied_out",
 	[SBM_STAT_PROXIED_CALLS] = "proxied_calls",
+	[SBM_STAT_OBJECTS_ALLOCATED] = "objects_allocated",
+	[SBM_STAT_OBJECTS_FREED] = "objects_freed",
+	[SBM_STAT_OBJECTS_ADOPTED] = "objects_adopted",
 	[SBM_STAT_TIME_NS] = "time_in_sandbox_ns",
 };
 

@@ -85,6 +85,7 @@ static int sbm_setup(struct x86_sbm *s)
 	int err;
 
 	INIT_LIST_HEAD(&s->ranges);
+	xa_init(&s->objects);
 	err = sbm_pgtable_init(&s->pt);
 	if (err)
 		return err;
@@ -156,6 +157,7 @@ void arch_sbm_destroy(struct sbm *sbm)
 		return;
 	list_for_each_entry_safe(range, next, &s->ranges, list)
 		kfree(range);
+	xa_destroy(&s->objects);
 	if (s->pt.pgd)
 		sbm_pgtable_free(&s->pt);
 	sbm_shadow_free(&s->shadow);
@@ -424,7 +426,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	struct sbm_abort abort = { .err = -EFAULT };
 	unsigned long *sp, stale_addr = 0;
 	unsigned int stale = 0;
-	char reason[64];
+	char reason[128];
 	int ret;
 
 	if (sbm->args_size > SBM_MAX_ARGS_SIZE) {
@@ -481,6 +483,20 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		}
 		local_irq_enable();
 
+		if (f->vector == X86_TRAP_BP) {
+			switch (sbm_serve(sbm, func, f, &abort, reason,
+					  sizeof(reason))) {
+			case SBM_SERVED:
+				stale = 0;
+				cond_resched();
+				continue;
+			case SBM_SERVICE_REFUSED:
+				goto abort;
+			case SBM_NOT_A_SERVICE:
+				break;
+			}
+		}
+
 		if (f->vector == X86_TRAP_PF && f->ip == SBM_RETURN_ADDR &&
 		    f->sp == (unsigned long)(sp + 1)) {
 			ret = (int)f->ax;
@@ -500,8 +516,11 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 			}
 		}
 		sbm_describe(f, s->ctx, &abort, reason, sizeof(reason));
+		sbm_find_forbidden_call(s, func, f, &abort, reason,
+					sizeof(reason));
 		break;
 	}
+abort:
 	sbm_abort(sbm, func, &abort);
 	ret = abort.err;
 out:
@@ -534,6 +553,12 @@ static int __init sbm_x86_init(void)
 	err = sbm_pgtable_template_init(sbm_idt);
 	if (err) {
 		pr_err("cannot build the sandbox page tables: %pe\n",
+		       ERR_PTR(err));
+		return 0;
+	}
+	err = sbm_services_init();
+	if (err) {
+		pr_err("cannot set up kernel services for sandboxes: %pe\n",
 		       ERR_PTR(err));
 		return 0;
 	}

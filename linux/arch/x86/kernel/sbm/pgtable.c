@@ -228,6 +228,50 @@ static bool sbm_walk_step(pteval_t val, pteval_t *all, pteval_t *nx)
 }
 
 /**
+ * sbm_user_lookup() - would the sandbox page tables allow an access?
+ * @pt:         the sandbox page tables
+ * @addr:       the address
+ * @error_code: the page-fault error code that describes the access
+ * @pfn:        the page frame that the access reaches, if allowed
+ *
+ * Return: true if a user-mode access of that kind is allowed.
+ */
+bool sbm_user_lookup(struct sbm_pgtable *pt, unsigned long addr,
+		     unsigned long error_code, unsigned long *pfn)
+{
+	pteval_t all = _PAGE_USER | _PAGE_RW, nx = 0;
+	pgd_t *pgd = pt->pgd + pgd_index(addr);
+	p4d_t *p4d;
+	pud_t *pud;
+	pmd_t *pmd;
+	pte_t pte;
+
+	if (!(pgd_val(*pgd) & _PAGE_PRESENT))
+		return false;
+	p4d = p4d_offset(pgd, addr);
+	if (!sbm_walk_step(p4d_val(*p4d), &all, &nx))
+		return false;
+	pud = pud_offset(p4d, addr);
+	if (!sbm_walk_step(pud_val(*pud), &all, &nx))
+		return false;
+	pmd = pmd_offset(pud, addr);
+	if (!sbm_walk_step(pmd_val(*pmd), &all, &nx))
+		return false;
+	pte = READ_ONCE(*pte_offset_kernel(pmd, addr));
+	if (!sbm_walk_step(pte_val(pte), &all, &nx))
+		return false;
+
+	if (!(all & _PAGE_USER))
+		return false;
+	if ((error_code & X86_PF_WRITE) && !(all & _PAGE_RW))
+		return false;
+	if ((error_code & X86_PF_INSTR) && nx)
+		return false;
+	*pfn = pte_pfn(pte);
+	return true;
+}
+
+/**
  * sbm_user_access_ok() - would the sandbox page tables allow an access?
  * @pt:         the sandbox page tables
  * @addr:       the address
@@ -241,31 +285,33 @@ static bool sbm_walk_step(pteval_t val, pteval_t *all, pteval_t *nx)
 bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 			unsigned long error_code)
 {
-	pteval_t all = _PAGE_USER | _PAGE_RW, nx = 0;
-	pgd_t *pgd = pt->pgd + pgd_index(addr);
-	p4d_t *p4d;
-	pud_t *pud;
-	pmd_t *pmd;
+	unsigned long pfn;
 
-	if (!(pgd_val(*pgd) & _PAGE_PRESENT))
-		return false;
-	p4d = p4d_offset(pgd, addr);
-	if (!sbm_walk_step(p4d_val(*p4d), &all, &nx))
-		return false;
-	pud = pud_offset(p4d, addr);
-	if (!sbm_walk_step(pud_val(*pud), &all, &nx))
-		return false;
-	pmd = pmd_offset(pud, addr);
-	if (!sbm_walk_step(pmd_val(*pmd), &all, &nx))
-		return false;
-	if (!sbm_walk_step(pte_val(*pte_offset_kernel(pmd, addr)), &all, &nx))
-		return false;
+	return sbm_user_lookup(pt, addr, error_code, &pfn);
+}
 
-	if (!(all & _PAGE_USER))
-		return false;
-	if ((error_code & X86_PF_WRITE) && !(all & _PAGE_RW))
-		return false;
-	return !((error_code & X86_PF_INSTR) && nx);
+/**
+ * sbm_unmap_kernel_range() - take memory away from one sandbox
+ * @pt:    the sandbox page tables
+ * @start: first address, page-aligned, outside the kernel image's slot
+ * @end:   end address
+ *
+ * The sandbox's next entry, whose CR3 write flushes its TLB entries,
+ * no longer sees the memory.
+ */
+void sbm_unmap_kernel_range(struct sbm_pgtable *pt, unsigned long start,
+			    unsigned long end)
+{
+	unsigned long addr;
+	pte_t *pte;
+
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		if (WARN_ON_ONCE(sbm_in_image_slot(addr)))
+			return;
+		pte = sbm_pte(pt, addr);
+		if (pte)
+			WRITE_ONCE(*pte, __pte(0));
+	}
 }
 
 /*
@@ -398,6 +444,30 @@ int sbm_template_map_range(unsigned long start, unsigned long end,
 	}
 	mutex_unlock(&sbm_template_lock);
 	return err;
+}
+
+/**
+ * sbm_template_set_page() - show all sandboxes another page somewhere
+ * @addr: a page-aligned address in the kernel image's slot
+ * @pfn:  the page frame that sandboxes see there instead of the kernel's
+ * @prot: SBM_USER_* permissions
+ *
+ * For private copies of kernel text. Replaces whatever the template maps
+ * at @addr.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int sbm_template_set_page(unsigned long addr, unsigned long pfn,
+			  pteval_t prot)
+{
+	pte_t *pte;
+
+	mutex_lock(&sbm_template_lock);
+	pte = sbm_pte(&sbm_template, addr);
+	if (pte)
+		WRITE_ONCE(*pte, pfn_pte(pfn, __pgprot(prot)));
+	mutex_unlock(&sbm_template_lock);
+	return pte ? 0 : -ENOMEM;
 }
 
 /**

@@ -6,8 +6,9 @@
  * sbm_audit() walks every level of a sandbox's page tables and sorts each
  * mapped page into the region it belongs to. Only kernel and module text
  * and read-only data, the sandbox's stack, the private stand-ins for
- * per-CPU state and "current", and the buffers and maps of its caller may
- * be user-accessible; only the stack and writable buffers may be written.
+ * per-CPU state and "current", the buffers and maps of its caller and the
+ * objects it allocated may be user-accessible; only the stack, writable
+ * buffers and those objects may be written.
  * The entry text, the sandbox IDT, the CPU entry area and the context page
  * are there for the CPU at CPL 0. Anything else is a violation.
  *
@@ -41,6 +42,7 @@ static const char * const sbm_region_names[SBM_REGION_NR] = {
 	[SBM_REGION_SHADOW]	= "private stand-ins",
 	[SBM_REGION_BUFFER_RO]	= "input buffer / read-only map",
 	[SBM_REGION_BUFFER_RW]	= "output buffer / writable map",
+	[SBM_REGION_OBJECT]	= "allocated by the target",
 };
 
 /**
@@ -141,6 +143,9 @@ enum sbm_region sbm_region_of(const struct x86_sbm *s, unsigned long addr)
 		return SBM_REGION_STACK;
 	if (sbm_in_shadow(&s->shadow, addr))
 		return SBM_REGION_SHADOW;
+	/* xa_load() takes no const, but only reads. */
+	if (xa_load((struct xarray *)&s->objects, addr >> PAGE_SHIFT))
+		return SBM_REGION_OBJECT;
 	list_for_each_entry(range, &s->ranges, list) {
 		if (addr < range->start || addr >= range->end)
 			continue;
@@ -168,6 +173,7 @@ static bool sbm_region_allows(enum sbm_region region, pteval_t prot)
 		return user && !rw && !exec;
 	case SBM_REGION_STACK:
 	case SBM_REGION_BUFFER_RW:
+	case SBM_REGION_OBJECT:
 		return user && !exec;
 	case SBM_REGION_ENTRY:
 		return !user && !rw;

@@ -7,13 +7,13 @@
 #define _X86_KERNEL_SBM_H
 
 #include <linux/list.h>
+#include <linux/sbm.h>
 #include <linux/types.h>
+#include <linux/xarray.h>
 #include <asm/desc_defs.h>
 #include <asm/irq_vectors.h>
 #include <asm/pgtable_types.h>
 #include <asm/sbm.h>
-
-struct sbm;
 
 /* Permissions of the pages in a sandbox address space. */
 #define SBM_USER_EXEC	(_PAGE_PRESENT | _PAGE_USER | _PAGE_ACCESSED)
@@ -43,6 +43,10 @@ int sbm_map_kernel_range(struct sbm_pgtable *pt, unsigned long start,
 			 unsigned long end, pteval_t prot);
 bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 			unsigned long error_code);
+bool sbm_user_lookup(struct sbm_pgtable *pt, unsigned long addr,
+		     unsigned long error_code, unsigned long *pfn);
+void sbm_unmap_kernel_range(struct sbm_pgtable *pt, unsigned long start,
+			    unsigned long end);
 bool sbm_test_and_clean(struct sbm_pgtable *pt, unsigned long addr);
 
 /*
@@ -56,7 +60,11 @@ int sbm_pgtable_template_init(const gate_desc *idt);
 int sbm_template_map_range(unsigned long start, unsigned long end,
 			   pteval_t prot);
 void sbm_template_unmap_range(unsigned long start, unsigned long end);
+int sbm_template_set_page(unsigned long addr, unsigned long pfn,
+			  pteval_t prot);
 int sbm_modules_init(void);
+int sbm_services_init(void);
+
 
 /**
  * struct sbm_shadow - private stand-ins for kernel state a target reads
@@ -94,6 +102,8 @@ struct sbm_range {
  * @stack:  the stack of the target
  * @shadow: what stands in for the kernel state compiled code reads
  * @ranges: the buffer copies and maps, a list of &struct sbm_range
+ * @objects: the pages of the objects that the target allocated, by page
+ *           frame number of their address
  */
 struct x86_sbm {
 	struct sbm_pgtable pt;
@@ -101,6 +111,7 @@ struct x86_sbm {
 	void *stack;
 	struct sbm_shadow shadow;
 	struct list_head ranges;
+	struct xarray objects;
 };
 
 #define SBM_STACK_SIZE		(4 * PAGE_SIZE)
@@ -118,6 +129,7 @@ enum sbm_region {
 	SBM_REGION_SHADOW,
 	SBM_REGION_BUFFER_RO,
 	SBM_REGION_BUFFER_RW,
+	SBM_REGION_OBJECT,
 	SBM_REGION_NR
 };
 
@@ -139,6 +151,21 @@ const char *sbm_region_name(enum sbm_region region);
 void sbm_audit(struct sbm *sbm, struct sbm_audit *audit);
 
 extern gate_desc sbm_idt[IDT_ENTRIES];
+
+/* What sbm_serve() made of a breakpoint. */
+enum sbm_serve_result {
+	SBM_NOT_A_SERVICE,
+	SBM_SERVED,
+	SBM_SERVICE_REFUSED,
+};
+
+enum sbm_serve_result sbm_serve(struct sbm *sbm, sbm_func func,
+				struct x86_sbm_frame *f,
+				struct sbm_abort *abort, char *buf,
+				size_t len);
+void sbm_find_forbidden_call(struct x86_sbm *s, sbm_func func,
+			     const struct x86_sbm_frame *f,
+			     struct sbm_abort *abort, char *buf, size_t len);
 
 int sbm_shadow_init(struct sbm_shadow *sh, struct sbm_pgtable *pt);
 unsigned long sbm_shadow_page_offset(unsigned int i);

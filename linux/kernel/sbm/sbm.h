@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SandBox Mode: interfaces between the files of the generic core.
+ */
+#ifndef _KERNEL_SBM_SBM_H
+#define _KERNEL_SBM_SBM_H
+
+struct sbm;
+
+void sbm_free_objects(struct sbm *sbm);
+
+#endif /* _KERNEL_SBM_SBM_H */
