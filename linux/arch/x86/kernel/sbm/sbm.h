@@ -223,6 +223,9 @@ int sbm_attack_emms(void *data);
 int sbm_attack_rdtsc(void *data);
 int sbm_attack_rdtscp(void *data);
 int sbm_attack_rdpid(void *data);
+int sbm_attack_std_kmemdup(void *buf);
+int sbm_attack_service_noncanonical_ret(void *data);
+int sbm_attack_service_kernel_stack(void *sp);
 extern const char sbm_attack_int_stubs[];
 
 #endif /* _X86_KERNEL_SBM_H */

@@ -315,6 +315,45 @@ ATTACK sbm_attack_rdpid
 ATTACK_END sbm_attack_rdpid
 
 /*
+ * Kernel services: a call of an allowlisted function with hostile state.
+ * With DF set, kmemdup() of the 64 bytes at %rdi into the 64 after them;
+ * a service that ran with the target's DF would copy backwards.
+ */
+ATTACK sbm_attack_std_kmemdup
+	pushq	%rbx
+	movq	%rdi, %rbx
+	std
+	movl	$64, %esi
+	xorl	%edx, %edx
+	call	kmemdup_noprof
+	cld
+	testq	%rax, %rax
+	jz	1f
+	movq	%rax, %rsi
+	leaq	64(%rbx), %rdi
+	movl	$64, %ecx
+	rep movsb
+1:	popq	%rbx
+ATTACK_END sbm_attack_std_kmemdup
+
+/* "Return" from kfree() to a non-canonical address. */
+ATTACK sbm_attack_service_noncanonical_ret
+	movabsq	$0x8000000000000000, %rax
+	pushq	%rax
+	xorl	%edi, %edi
+	jmp	kfree
+ATTACK_END sbm_attack_service_noncanonical_ret
+
+/* Call kfree() with the stack pointer at %rdi, kernel memory. */
+ATTACK sbm_attack_service_kernel_stack
+	movq	%rsp, %rbx
+	movq	%rdi, %rsp
+	xorl	%edi, %edi
+	call	kfree
+	movq	%rbx, %rsp
+ATTACK_END sbm_attack_service_kernel_stack
+
+/*
  * INT n for every n, one 16-byte stub each that returns 0 if the INT does:
  * the sandbox must end on every one of them, including INT3 and the
  * vectors of the kernel's handlers.

@@ -522,6 +522,64 @@ static void other_task_exposes_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.val, SECRET);
 }
 
+/* A service runs with the kernel's flags, not the target's DF. */
+static void service_df_cleared(struct kunit *test)
+{
+	u8 buf[128], *copy;
+	struct sbm sbm;
+	unsigned int i;
+
+	for (i = 0; i < 64; i++)
+		buf[i] = i + 1;
+	memset(buf + 64, 0, 64);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	copy = SBM_COPY_INOUT(&sbm, buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, sbm_exec(&sbm, sbm_attack_std_kmemdup, copy), 0);
+	sbm_destroy(&sbm);
+	KUNIT_EXPECT_MEMEQ(test, buf + 64, buf, 64);
+}
+
+/*
+ * A service returns where the target's stack says, but never through a
+ * non-canonical address (IRET would fault in the kernel) and never with
+ * the return address read from kernel memory.
+ */
+static void service_return_checked(struct kunit *test)
+{
+	static unsigned long kernel_word = SECRET;
+
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_service_noncanonical_ret,
+				       NULL), -EFAULT);
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_service_kernel_stack,
+				       &kernel_word + 1), -EFAULT);
+	KUNIT_EXPECT_EQ(test, kernel_word, SECRET);
+}
+
+static SBM_DEFINE_FUNC(strdup_unterminated, const char *, s, char **, out)
+{
+	*out = kstrdup(s, GFP_KERNEL);
+	return 0;
+}
+
+/* A string service reads no further than the target could. */
+static void service_string_bounded(struct kunit *test)
+{
+	char *page = kmalloc(PAGE_SIZE, GFP_KERNEL), *out = NULL;
+	struct sbm sbm;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	memset(page, 'A', PAGE_SIZE);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, strdup_unterminated,
+				       SBM_COPY_IN(&sbm, page, PAGE_SIZE),
+				       SBM_COPY_OUT(&sbm, &out, sizeof(out))),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, sbm.alloc_bytes, 0);
+	sbm_destroy(&sbm);
+	KUNIT_EXPECT_NULL(test, out);
+	kfree(page);
+}
+
 static struct kunit_case sbm_attack_test_cases[] = {
 	KUNIT_CASE_PARAM(rflags_restored, flags_attack_gen_params),
 	KUNIT_CASE(dr6_clean),
@@ -537,6 +595,9 @@ static struct kunit_case sbm_attack_test_cases[] = {
 	KUNIT_CASE(current_private),
 	KUNIT_CASE(stack_cleared_between_calls),
 	KUNIT_CASE(other_task_exposes_nothing),
+	KUNIT_CASE(service_df_cleared),
+	KUNIT_CASE(service_return_checked),
+	KUNIT_CASE(service_string_bounded),
 	{}
 };
 

@@ -13,6 +13,9 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include <asm/ibt.h>
+#include <asm/text-patching.h>
+
 #include "sbm.h"
 
 static SBM_DEFINE_FUNC(touch_all, const u8 *, in, u8 *, out, u8 *, inout,
@@ -142,10 +145,79 @@ static void audit_catches_wrong_permissions(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, audit.bad[0], (unsigned long)s->stack);
 }
 
+static SBM_DEFINE_FUNC(allocate, void **, k, void **, v)
+{
+	*k = kmalloc(5000, GFP_KERNEL);
+	*v = vmalloc(3 * PAGE_SIZE);
+	return 0;
+}
+
+static SBM_DEFINE_FUNC(release, void *, k, void *, v)
+{
+	kfree(k);
+	vfree(v);
+	return 0;
+}
+
+/* What a target allocates is its own, writable, and gone once freed. */
+static void address_space_objects(struct kunit *test)
+{
+	struct audit_fixture *f = test->priv;
+	struct sbm *sbm = &f->sbm;
+	struct sbm_audit audit;
+	void *k = NULL, *v = NULL;
+
+	KUNIT_ASSERT_EQ(test, sbm_call(sbm, allocate,
+				       SBM_COPY_OUT(sbm, &k, sizeof(k)),
+				       SBM_COPY_OUT(sbm, &v, sizeof(v))), 0);
+	KUNIT_ASSERT_NOT_NULL(test, k);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	sbm_audit(sbm, &audit);
+	audit_report(test, &audit);
+	KUNIT_EXPECT_EQ(test, audit.violations, 0);
+	KUNIT_EXPECT_EQ(test, audit.bytes[SBM_REGION_OBJECT], 5 * PAGE_SIZE);
+
+	KUNIT_ASSERT_EQ(test, sbm_call(sbm, release, k, v), 0);
+	sbm_audit(sbm, &audit);
+	KUNIT_EXPECT_EQ(test, audit.violations, 0);
+	KUNIT_EXPECT_EQ(test, audit.bytes[SBM_REGION_OBJECT], 0);
+	KUNIT_EXPECT_EQ(test, audit.bytes[SBM_REGION_UNKNOWN], 0);
+}
+
+/*
+ * Sandboxes see the page that holds kfree() as the kernel had it at boot,
+ * but for an INT3 at the entry of each allowlisted function on it.
+ */
+static void service_trap_page(struct kunit *test)
+{
+	struct audit_fixture *f = test->priv;
+	unsigned long page = (unsigned long)kfree & PAGE_MASK, addr;
+	unsigned int i, traps = 0;
+	u8 *seen;
+
+	seen = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	KUNIT_ASSERT_EQ(test, arch_sbm_read(&f->sbm, seen, page, PAGE_SIZE), 0);
+	for (i = 0; i < PAGE_SIZE; i++) {
+		addr = page + i;
+		/* Static keys flipped since boot differ too, harmlessly. */
+		if (seen[i] == *(u8 *)addr || seen[i] != INT3_INSN_OPCODE)
+			continue;
+		KUNIT_EXPECT_TRUE(test, sbm_is_service(addr) ||
+				  sbm_is_service(addr - ENDBR_INSN_SIZE));
+		traps++;
+	}
+	KUNIT_EXPECT_GE(test, traps, 1);
+	KUNIT_EXPECT_EQ(test, seen[(unsigned long)kfree - page],
+			INT3_INSN_OPCODE);
+}
+
 static struct kunit_case sbm_audit_test_cases[] = {
 	KUNIT_CASE(address_space_allowed),
 	KUNIT_CASE(audit_catches_extra_page),
 	KUNIT_CASE(audit_catches_wrong_permissions),
+	KUNIT_CASE(address_space_objects),
+	KUNIT_CASE(service_trap_page),
 	{}
 };
 
