@@ -35,6 +35,7 @@ def main(weak_path, strong_path):
     rows += [(f"IN+OUT copies, {size_name(s)}", "copies_direct",
               "copies_sbm", s) for s in sizes]
     rows.append(("sbm_init + sbm_destroy", None, "init_destroy_sbm", 0))
+    rows.append(("kmalloc + kfree (proxied)", "alloc_direct", "alloc_sbm", 0))
 
     print("SandBox Mode: cost per operation in emulated nanoseconds")
     print("(QEMU TCG with -icount shift=0: one nanosecond per guest "

@@ -65,6 +65,98 @@ struct sbm {
 #define SBM_BUF_OUT	0x2
 #define SBM_BUF_INOUT	(SBM_BUF_IN | SBM_BUF_OUT)
 
+/**
+ * struct sbm_service_call - a target's call of a kernel service
+ * @sbm:     the instance whose target called
+ * @args:    the six argument registers of the call, as the target set
+ *           them: hostile, like everything the target controls
+ * @bad_arg: set by sbm_service_reject() to the name of an argument that
+ *           ends the sandbox
+ */
+struct sbm_service_call {
+	struct sbm *sbm;
+	unsigned long args[6];
+	const char *bad_arg;
+};
+
+/**
+ * typedef sbm_service_fn - what runs in kernel mode for a service
+ * @call: the call, with the target's arguments
+ *
+ * Runs in task context and may sleep. It checks every argument as hostile
+ * and, for an argument that no correct target passes, calls
+ * sbm_service_reject() to end the sandbox.
+ *
+ * Return: the value that the target's call returns; never a kernel
+ * pointer that the target does not already have.
+ */
+typedef unsigned long (*sbm_service_fn)(struct sbm_service_call *call);
+
+/**
+ * struct sbm_service - a kernel function that targets may call
+ * @func:    the function, at the address that compiled code calls
+ * @name:    its name, for reports
+ * @handler: what SBM runs in kernel mode when a target calls @func
+ * @target:  the only target that may call it (the thunk of an
+ *           SBM_DEFINE_FUNC() function); NULL for every target
+ *
+ * Entries are made with SBM_ALLOW_CALL() or SBM_ALLOW_CALL_FROM().
+ */
+struct sbm_service {
+	const void *func;
+	const char *name;
+	sbm_service_fn handler;
+	sbm_func target;
+};
+
+/*
+ * The symbol name, __sbm_allow.<target>.<function>, is how the build-time
+ * check (scripts/sbm/sbm_reach.py) reads the allowlist.
+ */
+#define __SBM_ALLOW(ident, tname, tfunc, fn, fn_handler)		\
+	static const struct sbm_service ident				\
+	__asm__("__sbm_allow." tname "." #fn)				\
+	__used __section(".sbm_services") __aligned(8) = {		\
+		.func = fn,						\
+		.name = #fn,						\
+		.handler = fn_handler,					\
+		.target = tfunc,					\
+	}
+
+#ifndef MODULE
+/**
+ * SBM_ALLOW_CALL() - let every target call a kernel function
+ * @func:    the function, by the name that compiled code calls
+ * @handler: an &sbm_service_fn that does its work on the target's behalf
+ *
+ * Put it next to the code that sandboxed targets call @func from. When a
+ * target calls @func, SBM runs @handler in kernel mode instead and hands
+ * its result back; @func itself and the code around it stay unchanged.
+ * Only in built-in code.
+ */
+#define SBM_ALLOW_CALL(func, handler)					\
+	__SBM_ALLOW(__sbm_allow__##func, "", NULL, func, handler)
+
+/**
+ * SBM_ALLOW_CALL_FROM() - let one target call a kernel function
+ * @f:       the target, as named in SBM_DEFINE_FUNC() or SBM_DEFINE_THUNK()
+ * @func:    the function, by the name that compiled code calls
+ * @handler: an &sbm_service_fn that does its work on the target's behalf
+ *
+ * As SBM_ALLOW_CALL(), for calls from @f and what it calls only.
+ */
+#define SBM_ALLOW_CALL_FROM(f, func, handler)				\
+	__SBM_ALLOW(__sbm_allow_##f##__##func, #f, __sbm_thunk_##f,	\
+		    func, handler)
+#else
+/* The allowlist is read at boot: entries are made in built-in code. */
+#define SBM_ALLOW_CALL(func, handler)					\
+	static_assert(0, "SBM_ALLOW_CALL(" #func ", " #handler ") in a module")
+#define SBM_ALLOW_CALL_FROM(f, func, handler)				\
+	static_assert(0, "SBM_ALLOW_CALL_FROM(" #f ", " #func ", " #handler \
+		      ") in a module")
+#endif /* MODULE */
+
 #ifdef CONFIG_SANDBOX_MODE
 
 int sbm_init(struct sbm *sbm);
@@ -170,94 +262,6 @@ struct sbm_abort {
 
 void sbm_abort(struct sbm *sbm, sbm_func func, const struct sbm_abort *abort);
 
-/**
- * struct sbm_service_call - a target's call of a kernel service
- * @sbm:     the instance whose target called
- * @args:    the six argument registers of the call, as the target set
- *           them: hostile, like everything the target controls
- * @bad_arg: set by sbm_service_reject() to the name of an argument that
- *           ends the sandbox
- */
-struct sbm_service_call {
-	struct sbm *sbm;
-	unsigned long args[6];
-	const char *bad_arg;
-};
-
-/**
- * typedef sbm_service_fn - what runs in kernel mode for a service
- * @call: the call, with the target's arguments
- *
- * Runs in task context and may sleep. It checks every argument as hostile
- * and, for an argument that no correct target passes, calls
- * sbm_service_reject() to end the sandbox.
- *
- * Return: the value that the target's call returns; never a kernel
- * pointer that the target does not already have.
- */
-typedef unsigned long (*sbm_service_fn)(struct sbm_service_call *call);
-
-/**
- * struct sbm_service - a kernel function that targets may call
- * @func:    the function, at the address that compiled code calls
- * @name:    its name, for reports
- * @handler: what SBM runs in kernel mode when a target calls @func
- * @target:  the only target that may call it (the thunk of an
- *           SBM_DEFINE_FUNC() function); NULL for every target
- *
- * Entries are made with SBM_ALLOW_CALL() or SBM_ALLOW_CALL_FROM().
- */
-struct sbm_service {
-	const void *func;
-	const char *name;
-	sbm_service_fn handler;
-	sbm_func target;
-};
-
-#ifdef MODULE
-#define __SBM_ALLOW(ident, tname, tfunc, fn, fn_handler)		\
-	static_assert(0, "SBM services are declared in built-in code")
-#else
-/*
- * The symbol name, __sbm_allow.<target>.<function>, is how the build-time
- * check (scripts/sbm/sbm_reach.py) reads the allowlist.
- */
-#define __SBM_ALLOW(ident, tname, tfunc, fn, fn_handler)		\
-	static const struct sbm_service ident				\
-	__asm__("__sbm_allow." tname "." #fn)				\
-	__used __section(".sbm_services") __aligned(8) = {		\
-		.func = fn,						\
-		.name = #fn,						\
-		.handler = fn_handler,					\
-		.target = tfunc,					\
-	}
-#endif
-
-/**
- * SBM_ALLOW_CALL() - let every target call a kernel function
- * @func:    the function, by the name that compiled code calls
- * @handler: an &sbm_service_fn that does its work on the target's behalf
- *
- * Put it next to the code that sandboxed targets call @func from. When a
- * target calls @func, SBM runs @handler in kernel mode instead and hands
- * its result back; @func itself and the code around it stay unchanged.
- * Only in built-in code.
- */
-#define SBM_ALLOW_CALL(func, handler)					\
-	__SBM_ALLOW(__sbm_allow__##func, "", NULL, func, handler)
-
-/**
- * SBM_ALLOW_CALL_FROM() - let one target call a kernel function
- * @f:       the target, as named in SBM_DEFINE_FUNC() or SBM_DEFINE_THUNK()
- * @func:    the function, by the name that compiled code calls
- * @handler: an &sbm_service_fn that does its work on the target's behalf
- *
- * As SBM_ALLOW_CALL(), for calls from @f and what it calls only.
- */
-#define SBM_ALLOW_CALL_FROM(f, func, handler)				\
-	__SBM_ALLOW(__sbm_allow_##f##__##func, #f, __sbm_thunk_##f,	\
-		    func, handler)
-
 /* The allowlist, for the architecture. */
 extern const struct sbm_service __start_sbm_services[];
 extern const struct sbm_service __stop_sbm_services[];
@@ -327,8 +331,18 @@ static inline int sbm_set_alloc_limit(struct sbm *sbm, size_t bytes)
 	return 0;
 }
 
-#define SBM_ALLOW_CALL(func, handler)
-#define SBM_ALLOW_CALL_FROM(f, func, handler)
+static inline unsigned long sbm_service_reject(struct sbm_service_call *call,
+					       const char *arg)
+{
+	return 0;
+}
+
+static inline int sbm_service_read(struct sbm_service_call *call, void *dst,
+				   unsigned long src, size_t len,
+				   const char *arg)
+{
+	return -EFAULT;
+}
 
 #define __SBM_COPY(sbm, buf, size, dir)					\
 	((void)(sbm), (void)(size), (void)(dir), (buf))

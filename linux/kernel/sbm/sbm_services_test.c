@@ -380,10 +380,10 @@ static SBM_DEFINE_FUNC(bad_free, unsigned long, how, void *, foreign)
 		p = krealloc(vmalloc(8), 100, GFP_KERNEL);
 		break;
 	case 6:		/* a source it may not read */
-		p = kmemdup(foreign, 8, GFP_KERNEL);
+		kmemdup(foreign, 8, GFP_KERNEL);
 		break;
 	case 7:
-		p = (u8 *)kstrdup(foreign, GFP_KERNEL);
+		kstrdup(foreign, GFP_KERNEL);
 		break;
 	}
 	return 0;
@@ -617,9 +617,10 @@ static struct kunit_case sbm_services_test_cases[] = {
 };
 
 static struct kunit_suite sbm_services_test_suite = {
-	.name = "sbm_services",
+	.name = "sandbox_mode_services",
 	.test_cases = sbm_services_test_cases,
 };
+
 kunit_test_suite(sbm_services_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SandBox Mode kernel services");

@@ -4,10 +4,11 @@
  * each scenario and prints "name nanoseconds-per-operation" lines.
  *
  * Scenarios: an empty call, an empty call with an input and an output
- * buffer of 4 KiB, 64 KiB and 1 MiB (SBM copies both), and setting up and
- * tearing down an instance; each directly and through SBM. "Directly"
- * with buffers means copying them by hand, the work SBM does for the
- * caller.
+ * buffer of 4 KiB, 64 KiB and 1 MiB (SBM copies both), setting up and
+ * tearing down an instance, and a kmalloc() and kfree() pair, which a
+ * strong sandbox gets as two service calls; each directly and through
+ * SBM. "Directly" with buffers means copying them by hand, the work SBM
+ * does for the caller.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -18,6 +19,7 @@
 #include <linux/module.h>
 #include <linux/sbm.h>
 #include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -32,6 +34,22 @@ static SBM_DEFINE_FUNC(bench_empty)
 
 static SBM_DEFINE_FUNC(bench_buffers, const void *, in, void *, out)
 {
+	return 0;
+}
+
+/* @n pairs of kmalloc() and kfree(), in one call. */
+static SBM_DEFINE_FUNC(bench_alloc, unsigned int, n)
+{
+	unsigned int i;
+	void *p;
+
+	for (i = 0; i < n; i++) {
+		p = kmalloc(64, GFP_KERNEL);
+		if (!p)
+			return -ENOMEM;
+		OPTIMIZER_HIDE_VAR(p);
+		kfree(p);
+	}
 	return 0;
 }
 
@@ -82,6 +100,27 @@ static void bench_calls(struct seq_file *m)
 	bench_report(m, "init_destroy_sbm", 0, start, n);
 }
 
+/*
+ * A kmalloc() and kfree() pair: directly, and from a target that does
+ * many of them in one call, so that the cost of the call itself drops out.
+ */
+static void bench_allocations(struct seq_file *m)
+{
+	unsigned int n = 1000;
+	struct sbm sbm;
+	ktime_t start;
+
+	start = ktime_get();
+	bench_alloc(n);
+	bench_report(m, "alloc_direct", 0, start, n);
+
+	sbm_init(&sbm);
+	start = ktime_get();
+	sbm_call(&sbm, bench_alloc, n);
+	bench_report(m, "alloc_sbm", 0, start, n);
+	sbm_destroy(&sbm);
+}
+
 static void bench_copies(struct seq_file *m, void *in, void *out,
 			 unsigned int size)
 {
@@ -119,6 +158,7 @@ static int bench_show(struct seq_file *m, void *v)
 
 	if (in && out) {
 		bench_calls(m);
+		bench_allocations(m);
 		for (i = 0; i < ARRAY_SIZE(bench_sizes); i++)
 			bench_copies(m, in, out, bench_sizes[i]);
 	}

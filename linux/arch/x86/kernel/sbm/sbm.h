@@ -65,7 +65,6 @@ int sbm_template_set_page(unsigned long addr, unsigned long pfn,
 int sbm_modules_init(void);
 int sbm_services_init(void);
 
-
 /**
  * struct sbm_shadow - private stand-ins for kernel state a target reads
  * @percpu:    the pages that take the place of the per-CPU pages holding

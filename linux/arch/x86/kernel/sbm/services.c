@@ -132,8 +132,10 @@ static unsigned long sbm_service_at(unsigned long ip)
  *
  * Return: whether @f was a call of a service, and whether it was served.
  */
-enum sbm_serve_result sbm_serve(struct sbm *sbm, sbm_func func, struct x86_sbm_frame *f,
-	       struct sbm_abort *abort, char *buf, size_t len)
+enum sbm_serve_result sbm_serve(struct sbm *sbm, sbm_func func,
+				struct x86_sbm_frame *f,
+				struct sbm_abort *abort, char *buf,
+				size_t len)
 {
 	unsigned long service = sbm_service_at(f->ip);
 	unsigned long args[6] = { f->di, f->si, f->dx, f->cx, f->r8, f->r9 };
