@@ -62,5 +62,10 @@ for run in "${runs[@]}"; do
 	logs+=("$label=$log")
 done
 
+# The build-time check of what sandboxed code reaches, and its test.
+python3 tools/sbm-reach-test.py build/strong > build/sbm-reach-test.log 2>&1 ||
+	echo "test: sbm-reach: failed (see build/sbm-reach-test.log)"
+logs+=("sbm-reach=build/sbm-reach-test.log")
+
 python3 tools/ktap.py "${logs[@]}" || status=1
 exit $status
