@@ -406,6 +406,15 @@ static void sbm_describe(const struct x86_sbm_frame *f,
 	}
 }
 
+static void sbm_time_limit(const struct x86_sbm_frame *f,
+			   struct sbm_abort *abort)
+{
+	abort->err = -ETIMEDOUT;
+	abort->kind = SBM_ABORT_TIME_LIMIT;
+	abort->reason = "time limit exceeded";
+	abort->ip = f->ip;
+}
+
 /**
  * arch_sbm_exec() - run a target function in the sandbox
  * @sbm:  the instance
@@ -413,8 +422,8 @@ static void sbm_describe(const struct x86_sbm_frame *f,
  * @data: its argument
  *
  * On abort, calls sbm_abort(): -EFAULT for a violation, -ETIMEDOUT when
- * the target has run for more than sbm.time_limit_ms, counting only the
- * time spent in the sandbox.
+ * the target has run for more than sbm.time_limit_ms, counting the time
+ * spent in the sandbox and in the services it called, not in interrupts.
  *
  * Return: what @func returned, or the error of the abort.
  */
@@ -425,6 +434,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	u64 limit = (u64)sbm_time_limit_ms * NSEC_PER_MSEC, used = 0, start;
 	struct sbm_abort abort = { .err = -EFAULT };
 	unsigned long *sp, stale_addr = 0;
+	enum sbm_serve_result served;
 	unsigned int stale = 0;
 	char reason[128];
 	int ret;
@@ -470,10 +480,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 			/* Returns with interrupts enabled. */
 			sbm_raise(f->vector);
 			if (used > limit) {
-				abort.err = -ETIMEDOUT;
-				abort.kind = SBM_ABORT_TIME_LIMIT;
-				abort.reason = "time limit exceeded";
-				abort.ip = f->ip;
+				sbm_time_limit(f, &abort);
 				break;
 			}
 			/* The kernel may have cached its own entry again. */
@@ -484,16 +491,21 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		local_irq_enable();
 
 		if (f->vector == X86_TRAP_BP) {
-			switch (sbm_serve(sbm, func, f, &abort, reason,
-					  sizeof(reason))) {
-			case SBM_SERVED:
+			start = local_clock();
+			served = sbm_serve(sbm, func, f, &abort, reason,
+					   sizeof(reason));
+			/* A service works for the target: its time counts. */
+			used += local_clock() - start;
+			if (served == SBM_SERVICE_REFUSED)
+				goto abort;
+			if (served == SBM_SERVED) {
+				if (used > limit) {
+					sbm_time_limit(f, &abort);
+					break;
+				}
 				stale = 0;
 				cond_resched();
 				continue;
-			case SBM_SERVICE_REFUSED:
-				goto abort;
-			case SBM_NOT_A_SERVICE:
-				break;
 			}
 		}
 

@@ -20,6 +20,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task.h>
+#include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <trace/events/sbm.h>
 #include <asm/apic.h>
@@ -543,6 +544,28 @@ static void time_limit(struct kunit *test)
 	sbm_destroy(&sbm);
 }
 
+static SBM_DEFINE_FUNC(free_forever)
+{
+	void *nothing = NULL;
+
+	for (;;) {
+		OPTIMIZER_HIDE_VAR(nothing);
+		kfree(nothing);
+	}
+	return 0;
+}
+
+/* Time in the services a target calls counts against its limit. */
+static void service_time_limit(struct kunit *test)
+{
+	struct sbm sbm;
+
+	set_time_limit(test, 200);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, free_forever), -ETIMEDOUT);
+	sbm_destroy(&sbm);
+}
+
 /* A kernel thread that makes one sandboxed call of @run on @page. */
 struct sandbox_thread {
 	int (*run)(struct sbm *sbm, struct shared_page *page);
@@ -845,6 +868,7 @@ static struct kunit_case sbm_x86_test_cases[] = {
 	KUNIT_CASE(map_kernel_image_refused),
 	KUNIT_CASE_SLOW(long_computation),
 	KUNIT_CASE(time_limit),
+	KUNIT_CASE(service_time_limit),
 	KUNIT_CASE(concurrent_sandboxes),
 	KUNIT_CASE(preempted_sandboxes),
 	KUNIT_CASE(nmi_during_sandbox),
