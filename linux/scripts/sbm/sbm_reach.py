@@ -224,10 +224,11 @@ class Leaf:
 
 
 class Function:
-    """One symbol's stretch of disassembly, analysed when first reached."""
+    """One symbol's stretch of disassembly (where it is in objdump's
+    output), analysed when first reached."""
 
-    def __init__(self, sec, addr, name, text):
-        self.sec, self.addr, self.name, self.text = sec, addr, name, text
+    def __init__(self, sec, addr, name, span):
+        self.sec, self.addr, self.name, self.span = sec, addr, name, span
         self.end = addr
         self.label = name
         self.aliases = {name}
@@ -310,16 +311,27 @@ class Image:
     def read_functions(self, output):
         sec = None
         by_name = collections.defaultdict(list)
-        # objdump puts an empty line before each section and symbol.
-        for chunk in output.split(b"\n\n"):
-            head, _, body = chunk.lstrip(b"\n").partition(b"\n")
+        # objdump puts an empty line before each section and symbol. The
+        # disassembly of vmlinux is large: keep it in one piece.
+        self.output = output
+        start = 0
+        while start < len(output):
+            if output[start] == ord("\n"):
+                start += 1
+                continue
+            end = output.find(b"\n\n", start)
+            end = len(output) if end < 0 else end
+            eol = output.find(b"\n", start, end)
+            eol = end if eol < 0 else eol
+            head = output[start:eol]
             if head.startswith(b"Disassembly of section "):
                 sec = self.sections[head[23:-1].decode()]
             elif head.endswith(b">:") and sec:
                 addr, _, name = head[:-2].decode().partition(" <")
-                func = Function(sec, int(addr, 16), name, body)
+                func = Function(sec, int(addr, 16), name, (eol + 1, end))
                 self.functions.setdefault(sec.index, []).append(func)
                 by_name[name].append(func)
+            start = end + 2
         self.starts = {}
         for i, funcs in self.functions.items():
             funcs.sort(key=lambda f: f.addr)
@@ -437,7 +449,8 @@ class Image:
             return
         func.analysed = True
         insns = []
-        for line in func.text.decode().splitlines():
+        start, end = func.span
+        for line in self.output[start:end].decode().splitlines():
             m = INSN.match(line)
             if m:
                 insns.append((int(m[1], 16), m[2], []))
