@@ -157,6 +157,18 @@ struct sbm_service {
 		      ") in a module")
 #endif /* MODULE */
 
+/**
+ * SBM_EXPECT_FAULT() - tell the build-time check that a target faults
+ * @f: the target, as named in SBM_DEFINE_FUNC() or SBM_DEFINE_THUNK()
+ *
+ * For the tests and demonstrations of SandBox Mode itself, whose targets
+ * break the rules on purpose: scripts/sbm/sbm_reach.py still lists what
+ * @f reaches, marked as expected, without a warning.
+ */
+#define SBM_EXPECT_FAULT(f)						\
+	static const char __sbm_expect_fault_##f[]			\
+	__asm__("__sbm_expect_fault." #f) __used = #f
+
 #ifdef CONFIG_SANDBOX_MODE
 
 int sbm_init(struct sbm *sbm);

@@ -242,6 +242,8 @@ static SBM_DEFINE_FUNC(alloc_then_fault, size_t, count, void **, last)
 	return 0;
 }
 
+SBM_EXPECT_FAULT(alloc_then_fault);
+
 /* An aborted call leaves nothing allocated behind. */
 static void abort_frees_everything(struct kunit *test)
 {
@@ -312,11 +314,15 @@ static SBM_DEFINE_FUNC(call_forbidden, int *, out)
 	return 0;
 }
 
+SBM_EXPECT_FAULT(call_forbidden);
+
 static SBM_DEFINE_FUNC(call_get_random, u32 *, out)
 {
 	*out = get_random_u32() | 1;
 	return 0;
 }
+
+SBM_EXPECT_FAULT(call_get_random);
 
 /* A call of a function that touches kernel state is reported by name. */
 static void forbidden_call_named(struct kunit *test)
@@ -564,6 +570,8 @@ static SBM_DEFINE_FUNC(ask_service_too, int, val, int *, out)
 	*out = sbm_test_service(val);
 	return 0;
 }
+
+SBM_EXPECT_FAULT(ask_service_too);
 
 SBM_ALLOW_CALL_FROM(ask_service, sbm_test_service, sbm_test_service_handler);
 

@@ -158,6 +158,9 @@ static SBM_DEFINE_FUNC(demo_parse, const char *, text, size_t, len,
 	return 0;
 }
 
+/* Some of its inputs make it misbehave, on purpose. */
+SBM_EXPECT_FAULT(demo_parse);
+
 static void demo_run(const char *text, size_t len)
 {
 	struct demo_result result = { };
