@@ -38,12 +38,15 @@
  * struct sbm_object - memory a target allocated
  * @ptr:     its address, page-aligned
  * @size:    the size the target asked for
+ * @mapped:  how much of it the sandbox sees: the pages that @size covers
+ *           when it was allocated
  * @bytes:   what it holds against the quota: whole pages
  * @vmalloc: whether it is virtually contiguous memory
  */
 struct sbm_object {
 	void *ptr;
 	size_t size;
+	size_t mapped;
 	size_t bytes;
 	bool vmalloc;
 };
@@ -69,6 +72,7 @@ static void *sbm_object_alloc(struct sbm *sbm, size_t size, bool vmalloc)
 	if (!obj)
 		return NULL;
 	obj->size = size;
+	obj->mapped = PAGE_ALIGN(size);
 	obj->bytes = bytes;
 	obj->vmalloc = vmalloc;
 	if (vmalloc)
@@ -83,7 +87,7 @@ static void *sbm_object_alloc(struct sbm *sbm, size_t size, bool vmalloc)
 		      GFP_KERNEL))
 		goto free_ptr;
 	if (arch_sbm_map_object(sbm, (unsigned long)obj->ptr,
-				(unsigned long)obj->ptr + PAGE_ALIGN(size))) {
+				(unsigned long)obj->ptr + obj->mapped)) {
 		xa_erase(&sbm->objects, sbm_object_index(obj->ptr));
 		goto free_ptr;
 	}
@@ -102,7 +106,7 @@ free_obj:
 static void sbm_object_forget(struct sbm *sbm, struct sbm_object *obj)
 {
 	arch_sbm_unmap_object(sbm, (unsigned long)obj->ptr,
-			      (unsigned long)obj->ptr + PAGE_ALIGN(obj->size));
+			      (unsigned long)obj->ptr + obj->mapped);
 	xa_erase(&sbm->objects, sbm_object_index(obj->ptr));
 	sbm->alloc_bytes -= obj->bytes;
 	kfree(obj);
@@ -292,7 +296,8 @@ static unsigned long sbm_svc_krealloc(struct sbm_service_call *call)
 		sbm_object_free(call->sbm, obj);
 		return (unsigned long)ZERO_SIZE_PTR;
 	}
-	if (PAGE_ALIGN(new_size) <= PAGE_ALIGN(obj->size)) {
+	/* A shrunk object stays mapped whole, to be unmapped whole. */
+	if (new_size <= obj->mapped) {
 		obj->size = new_size;
 		return (unsigned long)obj->ptr;
 	}

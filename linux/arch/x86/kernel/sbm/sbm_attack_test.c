@@ -580,6 +580,39 @@ static void service_string_bounded(struct kunit *test)
 	kfree(page);
 }
 
+/*
+ * Shrinks an object in place, frees it, then writes the byte at @offset
+ * of what were its pages: a use after free.
+ */
+static SBM_DEFINE_FUNC(write_after_free, unsigned long, offset)
+{
+	u8 *p = kmalloc(3 * PAGE_SIZE, GFP_KERNEL), *q;
+
+	if (!p)
+		return -ENOMEM;
+	q = krealloc(p, 8, GFP_KERNEL);
+	if (q != p)
+		return -EINVAL;
+	kfree(q);
+	OPTIMIZER_HIDE_VAR(p);
+	WRITE_ONCE(p[offset], 1);
+	return 0;
+}
+
+/* Freed objects leave the sandbox whole, however they were resized. */
+static void service_use_after_free(struct kunit *test)
+{
+	struct sbm sbm;
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, write_after_free, 0), -EFAULT);
+	sbm_destroy(&sbm);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, write_after_free, 2 * PAGE_SIZE),
+			-EFAULT);
+	sbm_destroy(&sbm);
+}
+
 static struct kunit_case sbm_attack_test_cases[] = {
 	KUNIT_CASE_PARAM(rflags_restored, flags_attack_gen_params),
 	KUNIT_CASE(dr6_clean),
@@ -598,6 +631,7 @@ static struct kunit_case sbm_attack_test_cases[] = {
 	KUNIT_CASE(service_df_cleared),
 	KUNIT_CASE(service_return_checked),
 	KUNIT_CASE(service_string_bounded),
+	KUNIT_CASE(service_use_after_free),
 	{}
 };
 
