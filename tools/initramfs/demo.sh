@@ -35,14 +35,15 @@ if dmesg | grep -q 'sbm: strong isolation'; then
 	echo overrun > $demo/fault
 	parse "width=640 height=480"
 	echo "Each other kind of fault the switch knows, and the verdict:"
-	for fault in wild null exec privileged syscall divide loop; do
+	for fault in wild null exec privileged syscall divide loop printk doublefree; do
 		echo $fault > $demo/fault
 		printf '%s' "width=640" > $demo/parse
 		printf '  %-12s %s' "$fault:" "$(cat $demo/parse)"
 		echo
 	done
 	echo "What the kernel logged for them:"
-	dmesg | sed -n 's/^\[[ 0-9.]*\] \(sbm: .*demo_parse stopped.*\)/\1/p' | tail -n 8
+	dmesg | sed -n -e 's/^\[[ 0-9.]*\] \(sbm: .*demo_parse stopped.*\)/\1/p' \
+		-e 's/^\[[ 0-9.]*\] \(sbm:   .*called .*\)/\1/p' | tail -n 12
 	echo "The kernel carries on, and the next call works:"
 	parse "depth=24"
 else

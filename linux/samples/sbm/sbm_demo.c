@@ -10,8 +10,10 @@
  * read through a NULL pointer ("null"), jump into its output buffer
  * ("exec"), and on x86 execute a privileged instruction ("privileged"),
  * ask for a system call ("syscall"), divide by zero ("divide") or never
- * finish ("loop"). With strong isolation the sandbox is aborted and the
- * kernel carries on; in weak mode the writing task may oops.
+ * finish ("loop"), call a kernel function that is not a service for it
+ * ("printk"), or free memory twice ("doublefree"). With strong isolation
+ * the sandbox is aborted and the kernel carries on; in weak mode the
+ * writing task may oops.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -44,6 +46,8 @@ enum demo_fault {
 	DEMO_FAULT_SYSCALL,
 	DEMO_FAULT_DIVIDE,
 	DEMO_FAULT_LOOP,
+	DEMO_FAULT_PRINTK,
+	DEMO_FAULT_DOUBLE_FREE,
 };
 
 static const char * const demo_fault_names[] = {
@@ -56,6 +60,8 @@ static const char * const demo_fault_names[] = {
 	[DEMO_FAULT_SYSCALL] = "syscall",
 	[DEMO_FAULT_DIVIDE] = "divide",
 	[DEMO_FAULT_LOOP] = "loop",
+	[DEMO_FAULT_PRINTK] = "printk",
+	[DEMO_FAULT_DOUBLE_FREE] = "doublefree",
 };
 
 struct demo_pair {
@@ -95,6 +101,7 @@ static int demo_parse_token(const char *tok, size_t len, struct demo_pair *pair)
 /* The bugs that the fault switch plants in the parser. */
 static int demo_misbehave(int fault, struct demo_result *res)
 {
+	void *scratch;
 	int zero = 0;
 
 	OPTIMIZER_HIDE_VAR(zero);
@@ -114,6 +121,14 @@ static int demo_misbehave(int fault, struct demo_result *res)
 	case DEMO_FAULT_LOOP:
 		for (;;)
 			cpu_relax();
+	case DEMO_FAULT_PRINTK:
+		pr_info("parsing %u pairs\n", res->count);
+		break;
+	case DEMO_FAULT_DOUBLE_FREE:
+		scratch = kmalloc(64, GFP_KERNEL);
+		kfree(scratch);
+		kfree(scratch);
+		break;
 #ifdef CONFIG_X86
 	case DEMO_FAULT_PRIVILEGED:
 		asm volatile("cli");
