@@ -2,11 +2,12 @@
 /*
  * KUnit suite for SandBox Mode targets that live in a module: their text
  * runs in the sandbox, their read-only data is readable, their data is
- * not writable with strong isolation.
+ * not writable with strong isolation, and they call kernel services.
  */
 
 #include <kunit/test.h>
 #include <linux/sbm.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 
 static const char module_rodata[] = "from module rodata";
@@ -51,9 +52,33 @@ static void module_data_protected(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(module_data), 1);
 }
 
+static SBM_DEFINE_FUNC(dup_rodata, char **, out)
+{
+	*out = kstrdup(module_rodata, GFP_KERNEL);
+	return *out ? 0 : -ENOMEM;
+}
+
+/* Module code calls the allocation services like built-in code. */
+static void services_from_module(struct kunit *test)
+{
+	char *copy = NULL;
+	struct sbm sbm;
+
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, dup_rodata,
+				       SBM_COPY_OUT(&sbm, &copy, sizeof(copy))),
+			0);
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	KUNIT_EXPECT_EQ(test, sbm_adopt(&sbm, copy), 0);
+	sbm_destroy(&sbm);
+	KUNIT_EXPECT_STREQ(test, copy, module_rodata);
+	kfree(copy);
+}
+
 static struct kunit_case sbm_module_test_cases[] = {
 	KUNIT_CASE(target_in_module),
 	KUNIT_CASE(module_data_protected),
+	KUNIT_CASE(services_from_module),
 	{}
 };
 
