@@ -436,6 +436,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	unsigned long *sp, stale_addr = 0;
 	enum sbm_serve_result served;
 	unsigned int stale = 0;
+	bool interrupted;
 	char reason[128];
 	int ret;
 
@@ -475,20 +476,15 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		/* The stubs push vectors as sign-extended bytes. */
 		f->vector &= 0xff;
 
-		if (f->vector >= FIRST_EXTERNAL_VECTOR ||
-		    f->vector == X86_TRAP_NMI) {
+		interrupted = f->vector >= FIRST_EXTERNAL_VECTOR ||
+			      f->vector == X86_TRAP_NMI;
+		served = SBM_NOT_A_SERVICE;
+		if (interrupted) {
 			/* Returns with interrupts enabled. */
 			sbm_raise(f->vector);
-			if (used > limit) {
-				sbm_time_limit(f, &abort);
-				break;
-			}
-			/* The kernel may have cached its own entry again. */
-			stale = 0;
-			cond_resched();
-			continue;
+		} else {
+			local_irq_enable();
 		}
-		local_irq_enable();
 
 		if (f->vector == X86_TRAP_BP) {
 			start = local_clock();
@@ -498,15 +494,17 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 			used += local_clock() - start;
 			if (served == SBM_SERVICE_REFUSED)
 				goto abort;
-			if (served == SBM_SERVED) {
-				if (used > limit) {
-					sbm_time_limit(f, &abort);
-					break;
-				}
-				stale = 0;
-				cond_resched();
-				continue;
+		}
+
+		if (interrupted || served == SBM_SERVED) {
+			if (used > limit) {
+				sbm_time_limit(f, &abort);
+				break;
 			}
+			/* The kernel may have cached its own entry again. */
+			stale = 0;
+			cond_resched();
+			continue;
 		}
 
 		if (f->vector == X86_TRAP_PF && f->ip == SBM_RETURN_ADDR &&
