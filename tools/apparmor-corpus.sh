@@ -7,7 +7,7 @@
 # apparmor_parser into build/apparmor/corpus/NAME.bin (NAME: the file's
 # name), one blob per file (all its profiles, as apparmor_parser would
 # write them to the kernel). Also compiles the confinement test profiles
-# of tools/apparmor-confine.profile into build/apparmor/confine/confine.bin.
+# of tools/apparmor-confine.profile into build/apparmor/confine/profiles.bin.
 #
 # The host's kernel plays no part: the policy is compiled for the feature
 # set of our 6.12 apparmor kernel, tools/apparmor-features.txt (dumped from
@@ -120,7 +120,7 @@ for src in "${sources[@]}"; do
 done
 rm -f "$out/parser.err"
 
-"${parser[@]}" --stdout "$top/tools/apparmor-confine.profile" > "$out/confine/confine.bin"
+"${parser[@]}" --stdout "$top/tools/apparmor-confine.profile" > "$out/confine/profiles.bin"
 
 echo "apparmor-corpus: $count profile files, $bytes bytes in build/apparmor/corpus" \
 	"($(wc -l < "$failed") did not compile: build/apparmor/corpus-failed.txt)"
