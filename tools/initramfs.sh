@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build build/initramfs.cpio.gz: static busybox, the init script, the
-# scenes of tools/initramfs/, the user-space benchmark helper and the
-# modules of the configurations given as arguments.
+# scenes of tools/initramfs/, the user-space helpers (benchmark, AppArmor
+# policy loader), the AppArmor policies when built, and the modules of
+# the configurations given as arguments.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +13,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys}
 cp /bin/busybox "$root/bin/busybox"
 gcc -static -O2 -o "$root/bin/nullsys" "$top/tools/bench/nullsys.c"
+gcc -static -O2 -o "$root/bin/apparmor-load" "$top/tools/apparmor-load.c"
 install -m 755 "$top/tools/initramfs/init" "$root/init"
 install -m 755 "$top"/tools/initramfs/*.sh "$root/"
 mkdir -p "$root/lib/modules"
@@ -19,3 +21,20 @@ for cfg in "$@"; do
 	find "$top/build/$cfg" -path '*/sbm/*' -name '*.ko' -exec cp {} "$root/lib/modules/" \;
 done
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) > "$top/build/initramfs.cpio.gz"
+
+# The AppArmor policies of the apparmor scene, those that were made
+# (tools/apparmor-corpus.sh, tools/apparmor-fuzz.py), under /apparmor: a
+# second archive after the first (the kernel unpacks one after the other),
+# lightly compressed: gzip -9 takes 13 s for their 55 MB, gzip -1 one.
+aa=$top/build/initramfs-apparmor
+rm -rf "$aa"
+for set in corpus confine fuzz; do
+	[ -d "$top/build/apparmor/$set" ] || continue
+	mkdir -p "$aa/apparmor/$set"
+	find "$top/build/apparmor/$set" -maxdepth 1 -name '*.bin' \
+		-exec cp -t "$aa/apparmor/$set" {} +
+done
+if [ -d "$aa/apparmor" ]; then
+	(cd "$aa" && find apparmor | cpio -o -H newc --quiet | gzip -1) \
+		>> "$top/build/initramfs.cpio.gz"
+fi
