@@ -45,7 +45,7 @@ YYTH_MAGIC = 0x1B5E783D
 # A table's element size by td_flags.
 TD_SIZE = {1: 1, 2: 2, 4: 4, 8: 8}
 DEFAULT_SEED = 20241204
-DEFAULT_COUNT = 2000
+DEFAULT_COUNT = 2600
 
 INTERESTING32 = [0, 1, 2, 3, 4, 5, 7, 8, 0xff, 0x100, 0x7fff, 0x8000, 0xffff,
                  0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff]
