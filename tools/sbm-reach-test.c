@@ -6,31 +6,25 @@
  * kernel's code model, never linked.
  */
 
-struct hot {
-	void *current_task;
-	int preempt_count;
-};
+#include "sbm-reach-test.h"
 
 /* Services: kfree_like for every target, svc_demo for demo only. */
 static const char allow_kfree_like __asm__("__sbm_allow..kfree_like")
-	__attribute__((used)) = 1;
+	__used = 1;
 static const char allow_svc_demo __asm__("__sbm_allow.demo.svc_demo")
-	__attribute__((used)) = 1;
+	__used = 1;
 /* The attack target breaks the rules on purpose. */
 static const char expect_attack __asm__("__sbm_expect_fault.attack")
-	__attribute__((used)) = 1;
-
-void kfree_like(void *p);
-extern struct hot pcpu_hot;
+	__used = 1;
 
 int counter;
 static const int squares[4] = { 0, 1, 4, 9 };
-int pcpu_counter __attribute__((section(".data..percpu")));
+int pcpu_counter __section(".data..percpu") = 1;
 
-#define PER_CPU(type, var) (*(volatile type __seg_gs *)(unsigned long)&(var))
+#define PER_CPU(type, var) (*(type __seg_gs *)(unsigned long)&(var))
 
 /* Reads its buffer, read-only data and the canary: may run. */
-__attribute__((noipa)) int safe_helper(const int *buf, int n)
+__noipa int safe_helper(const int *buf, int n)
 {
 	char copy[16];
 	int i, sum = 0;
@@ -45,32 +39,32 @@ __attribute__((noipa)) int safe_helper(const int *buf, int n)
 }
 
 /* The sandbox's stand-in for pcpu_hot: may run. */
-__attribute__((noipa)) int read_preempt_count(void)
+__noipa int read_preempt_count(void)
 {
 	return PER_CPU(struct hot, pcpu_hot).preempt_count;
 }
 
 #ifndef ONLY_SAFE
 /* The deliberately forbidden call: writes kernel .bss. */
-__attribute__((noipa)) void forbidden_write(int v)
+__noipa void forbidden_write(int v)
 {
 	counter = v;
 }
 
 /* Not a leaf in the sandbox, but SBM runs it for demo. */
-__attribute__((noipa)) int svc_demo(int v)
+__noipa int svc_demo(int v)
 {
 	counter += v;
 	return counter;
 }
 
-__attribute__((noipa)) int privileged(void)
+__noipa int privileged(void)
 {
 	__asm__ volatile("cli" ::: "memory");
 	return 0;
 }
 
-__attribute__((noipa)) int percpu_bump(void)
+__noipa int percpu_bump(void)
 {
 	return ++PER_CPU(int, pcpu_counter);
 }

@@ -25,7 +25,11 @@ SOURCE = os.path.join(TOP, "tools/sbm-reach-test.c")
 CFLAGS = ["-O2", "-fno-pic", "-mcmodel=kernel", "-mno-red-zone",
           "-mgeneral-regs-only", "-fstack-protector-strong",
           "-fcf-protection=none", "-fno-asynchronous-unwind-tables",
-          "-ffreestanding", "-Wall", "-Werror"]
+          "-ffreestanding", "-Wall", "-Werror",
+          # The attributes of the kernel's compiler_attributes.h.
+          "-D__used=__attribute__((__used__))",
+          "-D__noipa=__attribute__((__noipa__))",
+          "-D__section(s)=__attribute__((__section__(s)))"]
 # What the kernel defines for the test object, so that it links alone.
 STUBS = """
 struct hot { void *current_task; int preempt_count; };
