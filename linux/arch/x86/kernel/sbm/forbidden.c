@@ -72,8 +72,8 @@ static bool sbm_thunk_calls(unsigned long func, unsigned long callee)
 		return false;
 	prefix = str_has_prefix(thunk, "__sbm_thunk_");
 	/* The compiler may have made a clone, say name.constprop.0. */
-	return prefix && !strncmp(thunk + prefix, name, strcspn(name, ".")) &&
-	       strlen(thunk + prefix) == strcspn(name, ".");
+	name[strcspn(name, ".")] = '\0';
+	return prefix && !strcmp(thunk + prefix, name);
 }
 
 /*

@@ -227,6 +227,20 @@ static bool sbm_walk_step(pteval_t val, pteval_t *all, pteval_t *nx)
 	return true;
 }
 
+/* Unmap pages; the tables stay. */
+static void sbm_clear_range(struct sbm_pgtable *pt, unsigned long start,
+			    unsigned long end)
+{
+	unsigned long addr;
+	pte_t *pte;
+
+	for (addr = start; addr < end; addr += PAGE_SIZE) {
+		pte = sbm_pte(pt, addr);
+		if (pte)
+			WRITE_ONCE(*pte, __pte(0));
+	}
+}
+
 /**
  * sbm_user_lookup() - would the sandbox page tables allow an access?
  * @pt:         the sandbox page tables
@@ -302,16 +316,10 @@ bool sbm_user_access_ok(struct sbm_pgtable *pt, unsigned long addr,
 void sbm_unmap_kernel_range(struct sbm_pgtable *pt, unsigned long start,
 			    unsigned long end)
 {
-	unsigned long addr;
-	pte_t *pte;
-
-	for (addr = start; addr < end; addr += PAGE_SIZE) {
-		if (WARN_ON_ONCE(sbm_in_image_slot(addr)))
-			return;
-		pte = sbm_pte(pt, addr);
-		if (pte)
-			WRITE_ONCE(*pte, __pte(0));
-	}
+	if (WARN_ON_ONCE(sbm_in_image_slot(start) ||
+			 sbm_in_image_slot(end - 1)))
+		return;
+	sbm_clear_range(pt, start, end);
 }
 
 /*
@@ -480,15 +488,8 @@ int sbm_template_set_page(unsigned long addr, unsigned long pfn,
  */
 void sbm_template_unmap_range(unsigned long start, unsigned long end)
 {
-	unsigned long addr;
-	pte_t *pte;
-
 	mutex_lock(&sbm_template_lock);
-	for (addr = start; addr < end; addr += PAGE_SIZE) {
-		pte = sbm_pte(&sbm_template, addr);
-		if (pte)
-			WRITE_ONCE(*pte, __pte(0));
-	}
+	sbm_clear_range(&sbm_template, start, end);
 	mutex_unlock(&sbm_template_lock);
 }
 
