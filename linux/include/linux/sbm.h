@@ -288,6 +288,7 @@ int sbm_call_service(struct sbm *sbm, sbm_func target, unsigned long func,
 bool sbm_is_service(unsigned long func);
 
 int sbm_adopt(struct sbm *sbm, const void *ptr);
+size_t sbm_object_size(struct sbm *sbm, const void *ptr);
 int sbm_set_alloc_limit(struct sbm *sbm, size_t bytes);
 
 /*
@@ -334,6 +335,11 @@ static inline int sbm_exec_args(struct sbm *sbm, sbm_func func, void *args,
 }
 
 static inline int sbm_adopt(struct sbm *sbm, const void *ptr)
+{
+	return 0;
+}
+
+static inline size_t sbm_object_size(struct sbm *sbm, const void *ptr)
 {
 	return 0;
 }

@@ -190,6 +190,32 @@ int sbm_adopt(struct sbm *sbm, const void *ptr)
 EXPORT_SYMBOL_GPL(sbm_adopt);
 
 /**
+ * sbm_object_size() - how large a live object of a target is
+ * @sbm: the instance, between calls
+ * @ptr: a pointer found in what the target returned
+ *
+ * Lets a caller check a pointer from a target, and the size that the
+ * target claims for what it points to, before reading through it: the
+ * object stays where it is and sbm_destroy() frees it. Only strong
+ * isolation tracks objects.
+ *
+ * Return: the size that the target asked for; 0 if @ptr is not the start
+ * of a live object of @sbm, while a call runs, after an abort, or without
+ * strong isolation.
+ */
+size_t sbm_object_size(struct sbm *sbm, const void *ptr)
+{
+	struct sbm_object *obj;
+
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_SBM) || !sbm->live || sbm->error ||
+	    test_bit(0, &sbm->busy))
+		return 0;
+	obj = sbm_object_find(sbm, (unsigned long)ptr);
+	return obj ? obj->size : 0;
+}
+EXPORT_SYMBOL_GPL(sbm_object_size);
+
+/**
  * sbm_set_alloc_limit() - change how much a target may allocate
  * @sbm:   the instance, between calls
  * @bytes: the most that its live objects may hold, counted in whole pages
@@ -251,7 +277,7 @@ static bool sbm_is_null(unsigned long ptr)
  * of the family the service frees, or NULL.
  */
 static unsigned long sbm_free(struct sbm_service_call *call, bool kmalloc,
-			      bool vmalloc)
+			      bool vmalloc, bool sensitive)
 {
 	struct sbm_object *obj;
 
@@ -260,23 +286,36 @@ static unsigned long sbm_free(struct sbm_service_call *call, bool kmalloc,
 	obj = sbm_object_find(call->sbm, call->args[0]);
 	if (!obj || (obj->vmalloc ? !vmalloc : !kmalloc))
 		return sbm_service_reject(call, "pointer");
+	if (sensitive)
+		memzero_explicit(obj->ptr, obj->mapped);
 	sbm_object_free(call->sbm, obj);
 	return 0;
 }
 
 static unsigned long sbm_svc_kfree(struct sbm_service_call *call)
 {
-	return sbm_free(call, true, false);
+	return sbm_free(call, true, false, false);
+}
+
+static unsigned long sbm_svc_kfree_sensitive(struct sbm_service_call *call)
+{
+	return sbm_free(call, true, false, true);
 }
 
 static unsigned long sbm_svc_vfree(struct sbm_service_call *call)
 {
-	return sbm_free(call, false, true);
+	return sbm_free(call, false, true, false);
 }
 
 static unsigned long sbm_svc_kvfree(struct sbm_service_call *call)
 {
-	return sbm_free(call, true, true);
+	return sbm_free(call, true, true, false);
+}
+
+/* kvfree_sensitive(addr, len): the whole object is cleared. */
+static unsigned long sbm_svc_kvfree_sensitive(struct sbm_service_call *call)
+{
+	return sbm_free(call, true, true, true);
 }
 
 /* krealloc_noprof(p, new_size, flags) */
@@ -409,6 +448,7 @@ SBM_ALLOW_CALL(__kmalloc_cache_noprof, sbm_svc_kmalloc_cache);
 SBM_ALLOW_CALL(__kmalloc_cache_node_noprof, sbm_svc_kmalloc_cache_node);
 SBM_ALLOW_CALL(krealloc_noprof, sbm_svc_krealloc);
 SBM_ALLOW_CALL(kfree, sbm_svc_kfree);
+SBM_ALLOW_CALL(kfree_sensitive, sbm_svc_kfree_sensitive);
 SBM_ALLOW_CALL(kmemdup_noprof, sbm_svc_kmemdup);
 SBM_ALLOW_CALL(kmemdup_nul, sbm_svc_kmemdup_nul);
 SBM_ALLOW_CALL(kstrdup, sbm_svc_kstrdup);
@@ -419,3 +459,4 @@ SBM_ALLOW_CALL(__vmalloc_noprof, sbm_svc_vmalloc);
 SBM_ALLOW_CALL(vfree, sbm_svc_vfree);
 SBM_ALLOW_CALL(__kvmalloc_node_noprof, sbm_svc_kvmalloc);
 SBM_ALLOW_CALL(kvfree, sbm_svc_kvfree);
+SBM_ALLOW_CALL(kvfree_sensitive, sbm_svc_kvfree_sensitive);
