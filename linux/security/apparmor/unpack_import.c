@@ -744,3 +744,7 @@ void aa_unpack_done(struct aa_unpack_ctx *ctx, struct aa_unpacked *image)
 		aa_unpacked_free(image);
 	memset(image, 0, sizeof(*image));
 }
+
+#ifdef CONFIG_SECURITY_APPARMOR_SBM_KUNIT_TEST
+#include "unpack_import_test.c"
+#endif
