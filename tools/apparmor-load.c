@@ -17,6 +17,9 @@
  * LINE", so that trouble is tied to the policy that caused it; and
  * "trouble TAG NAME kmsg-lost" if messages were lost before it could
  * read them. Exits 1 if a file cannot be read, 0 otherwise.
+ *
+ * With APPARMOR_LOAD_TIME set in the environment it ends with "time TAG
+ * NS", the nanoseconds that the writes took together, for benchmarks.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <time.h>
 #include <sys/stat.h>
 
 /* What tools/ktap.py calls trouble, and the reports of SandBox Mode. */
@@ -118,9 +122,18 @@ static void scan_kmsg(int kmsg, const char *tag, const char *name)
 	}
 }
 
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 int main(int argc, char **argv)
 {
 	int i, kmsg, status = 0;
+	long long write_ns = 0, t0;
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: apparmor-load TAG TARGET FILE...\n");
@@ -151,7 +164,9 @@ int main(int argc, char **argv)
 			free(buf);
 			continue;
 		}
+		t0 = now_ns();
 		ret = write(fd, buf, size);
+		write_ns += now_ns() - t0;
 		if (ret < 0) {
 			const char *e = strerrorname_np(errno);
 
@@ -168,5 +183,7 @@ int main(int argc, char **argv)
 		free(buf);
 		scan_kmsg(kmsg, argv[1], name);
 	}
+	if (getenv("APPARMOR_LOAD_TIME"))
+		printf("time %s %lld\n", argv[1], write_ns);
 	return status;
 }
