@@ -537,11 +537,11 @@ static int aa_import_fields(struct aa_unpack_ctx *ctx,
 	struct aa_ruleset *rules;
 	const char *str;
 	int error;
+	bool unconfined = up->mode == APPARMOR_UNCONFINED;
 
 	if ((up->label_flags & ~AA_UNPACKED_LABEL_FLAGS) ||
 	    up->mode > APPARMOR_USER ||
-	    !(up->label_flags & FLAG_UNCONFINED) !=
-	    (up->mode != APPARMOR_UNCONFINED) ||
+	    !(up->label_flags & FLAG_UNCONFINED) == unconfined ||
 	    (up->audit != AUDIT_NORMAL && up->audit != AUDIT_ALL))
 		return -EPROTO;
 	profile->label.flags |= up->label_flags;

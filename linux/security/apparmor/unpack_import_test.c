@@ -262,6 +262,7 @@ static const int aa_forgeries[] = {
 	AA_FORGE_ACCEPT_INDEX, AA_FORGE_TRANS_UNTERMINATED,
 	AA_FORGE_MODE_FLAGS, AA_FORGE_ERROR_POSITIVE,
 };
+
 KUNIT_ARRAY_PARAM(aa_forgery, aa_forgeries, aa_forgery_desc);
 
 static void aa_forged_image_refused(struct kunit *test)
@@ -301,4 +302,5 @@ static struct kunit_suite aa_unpack_import_suite = {
 	.name = "apparmor_unpack_import",
 	.test_cases = aa_unpack_import_cases,
 };
+
 kunit_test_suite(aa_unpack_import_suite);
