@@ -123,4 +123,56 @@ echo "summary trouble $(cat /tmp/corpus.out /tmp/confine.out /tmp/fuzz.out |
 	grep -c '^trouble ') dmesg $(scene_dmesg | wc -l)"
 scene_dmesg | head -20 | printable | sed 's/^/summary dmesg /'
 echo "summary time corpus $(elapsed "$t0" "$t1") fuzz $(elapsed "$t2" "$t3")"
+
+# 5. Leaks, as the KTAP suite apparmor_unpack_leaks on the kernel log:
+# every object that sandboxed unpackers allocated was freed (the kernel
+# copies what it keeps), every sandbox was destroyed, and kmemleak finds
+# nothing unreferenced that AppArmor's unpacker or SandBox Mode allocated.
+stat() { awk -v n="$1" '$1 == n { print $2 }' /sys/kernel/debug/sbm/stats; }
+ktap() { echo "    $*" > /dev/kmsg; }
+suite=ok
+# verdict N NAME CONDITION...: a case of the suite
+verdict() {
+	n=$1 name=$2
+	shift 2
+	if "$@"; then
+		ktap "ok $n $name"
+	else
+		ktap "not ok $n $name"
+		suite="not ok"
+	fi
+}
+balanced() { [ "$1" -gt 0 ] && [ "$1" = "$2" ]; }
+ktap "KTAP version 1"
+ktap "# Subtest: apparmor_unpack_leaks"
+ktap "1..3"
+if [ "$(cat /sys/module/apparmor/parameters/sbm 2>/dev/null)" = Y ] &&
+	[ -e /sys/kernel/debug/sbm/stats ]; then
+	alloc=$(stat objects_allocated) freed=$(stat objects_freed)
+	adopted=$(stat objects_adopted)
+	ktap "# sandbox objects: $alloc allocated, $freed freed, $adopted adopted"
+	verdict 1 objects_freed balanced "$alloc" $((freed + adopted))
+	created=$(stat instances_created) destroyed=$(stat instances_destroyed)
+	ktap "# sandboxes: $created created, $destroyed destroyed"
+	verdict 2 sandboxes_destroyed balanced "$created" "$destroyed"
+else
+	ktap "ok 1 objects_freed # SKIP unpacker not in SandBox Mode"
+	ktap "ok 2 sandboxes_destroyed # SKIP unpacker not in SandBox Mode"
+fi
+leaks=/sys/kernel/debug/kmemleak
+if [ -e "$leaks" ]; then
+	# kmemleak reports no object younger than 5 seconds, and only those
+	# that stayed unreferenced over two scans.
+	sleep 6
+	echo scan > "$leaks"
+	echo scan > "$leaks"
+	found=$(grep -cE "aa_|apparmor|unpack|sbm" "$leaks")
+	grep -B12 -E "aa_|apparmor|unpack|sbm" "$leaks" | head -40 |
+		sed 's/^/summary kmemleak /'
+	ktap "# kmemleak: $found backtrace lines name AppArmor or sbm"
+	verdict 3 no_kmemleak [ "$found" = 0 ]
+else
+	ktap "ok 3 no_kmemleak # SKIP no kmemleak in this kernel"
+fi
+echo "$suite 1 apparmor_unpack_leaks" > /dev/kmsg
 echo "end"
