@@ -16,7 +16,8 @@
  *   and every default, next and check entry, start state and base index
  *   stays in its table; chains of diff-encoded states end; every accept
  *   index stays in the permission table;
- * - flags, modes and counts take only values the unpacker can produce.
+ * - flags, modes, versions and counts take only values the unpacker can
+ *   produce.
  *
  * The kernel copies what it keeps into memory of its own; the objects of
  * the sandbox go away with it. verify_profile() then checks the profile as
@@ -37,6 +38,7 @@
 #include "include/lib.h"
 #include "include/match.h"
 #include "include/policy.h"
+#include "include/policy_compat.h"
 #include "include/policy_unpack.h"
 #include "include/unpack_image.h"
 
@@ -50,6 +52,11 @@ MODULE_PARM_DESC(sbm, "Unpack policy in SandBox Mode");
 #define AA_UNPACKED_LABEL_FLAGS	(FLAG_HAT | FLAG_UNCONFINED | FLAG_DEBUG1 | \
 				 FLAG_DEBUG2)
 #define AA_BASE_FLAGS_KEPT	(MATCH_FLAGS_VALID | MARK_DIFF_ENCODE_VERIFIED)
+
+static bool aa_version_ok(u32 version)
+{
+	return !VERSION_LT(version, v5) && !VERSION_GT(version, v9);
+}
 
 /* Where the transitions of a state start in the next and check tables. */
 static u32 aa_base_index(u32 base)
@@ -617,10 +624,12 @@ struct aa_profile *aa_unpack_import(struct aa_unpack_ctx *ctx,
 	*info = "unpacked profile refused";
 	name = aa_blob_str(ctx, up.name);
 	if (!name || !*name || !aa_in_view(ctx, up.start, 0) ||
-	    !aa_in_view(ctx, up.end, 0) || up.end <= up.start)
+	    !aa_in_view(ctx, up.end, 0) || up.end <= up.start ||
+	    !aa_version_ok(up.version))
 		return ERR_PTR(-EPROTO);
 	ctx->start = aa_from_view(ctx, up.start);
 	ctx->len = (const char *)up.end - (const char *)up.start;
+	ctx->version = up.version;
 
 	if (up.ns_name) {
 		if (!up.ns_len || !aa_in_view(ctx, up.ns_name, up.ns_len))
@@ -657,6 +666,7 @@ static int aa_unpack_check_image(struct aa_unpack_ctx *ctx,
 	image->info[AA_UNPACK_INFO_LEN - 1] = '\0';
 	if (image->error > 0 || image->error < -MAX_ERRNO ||
 	    image->parsed > image->count ||
+	    (!image->error && image->parsed && !aa_version_ok(image->version)) ||
 	    (image->pos && !aa_in_view(ctx, image->pos, 0)))
 		return -EPROTO;
 	if (image->parsed &&

@@ -32,6 +32,7 @@ enum aa_forgery {
 	AA_FORGE_TRANS_UNTERMINATED,
 	AA_FORGE_MODE_FLAGS,
 	AA_FORGE_ERROR_POSITIVE,
+	AA_FORGE_VERSION,
 };
 
 static const char * const aa_forgery_names[] = {
@@ -53,6 +54,7 @@ static const char * const aa_forgery_names[] = {
 	[AA_FORGE_TRANS_UNTERMINATED] = "trans_unterminated",
 	[AA_FORGE_MODE_FLAGS] = "mode_flags",
 	[AA_FORGE_ERROR_POSITIVE] = "error_positive",
+	[AA_FORGE_VERSION] = "version",
 };
 
 /* The blob the forger points into: a profile name, and bytes that end it. */
@@ -183,6 +185,9 @@ static void aa_forge_break(int forgery, struct aa_unpacked *out,
 	case AA_FORGE_ERROR_POSITIVE:
 		out->error = 1;
 		break;
+	case AA_FORGE_VERSION:
+		up->version = v9 + 1;
+		break;
 	}
 }
 
@@ -198,6 +203,8 @@ static SBM_DEFINE_FUNC(aa_forge_image, int, forgery, const char *, blob,
 	out->count = 1;
 	out->parsed = 1;
 	up->start = blob;
+	up->version = v9;
+	out->version = v9;
 	up->end = blob + sizeof(aa_forge_blob);
 	up->name = blob;
 	up->mode = APPARMOR_ENFORCE;
@@ -260,7 +267,7 @@ static const int aa_forgeries[] = {
 	AA_FORGE_DEFAULT_STATE, AA_FORGE_NEXT_STATE, AA_FORGE_BASE_INDEX,
 	AA_FORGE_DIFF_ENCODE_LOOP, AA_FORGE_START_STATE,
 	AA_FORGE_ACCEPT_INDEX, AA_FORGE_TRANS_UNTERMINATED,
-	AA_FORGE_MODE_FLAGS, AA_FORGE_ERROR_POSITIVE,
+	AA_FORGE_MODE_FLAGS, AA_FORGE_ERROR_POSITIVE, AA_FORGE_VERSION,
 };
 
 KUNIT_ARRAY_PARAM(aa_forgery, aa_forgeries, aa_forgery_desc);

@@ -35,6 +35,7 @@ struct aa_unpacked_data {
  * struct aa_unpacked_profile - one profile, as the unpacker read it
  * @start:         where the profile starts in the blob, for its hash
  * @end:           where it ends
+ * @version:       the interface version its header declared
  * @name:          the profile name, in the blob, after its namespace
  * @ns_name:       the namespace part of the name, in the blob, or %NULL
  * @ns_len:        the length of @ns_name, which is not terminated
@@ -66,6 +67,7 @@ struct aa_unpacked_data {
 struct aa_unpacked_profile {
 	const void *start;
 	const void *end;
+	u32 version;
 	const char *name;
 	const char *ns_name;
 	size_t ns_len;
@@ -132,6 +134,7 @@ void aa_unpacked_free(struct aa_unpacked *image);
  * @start:     where the profile that aa_unpack_import() built last lies in
  *             @data, for its hash
  * @len:       its length
+ * @version:   the interface version of its header
  */
 struct aa_unpack_ctx {
 	char *data;
@@ -141,6 +144,7 @@ struct aa_unpack_ctx {
 	struct sbm sbm;
 	char *start;
 	size_t len;
+	u32 version;
 };
 
 int aa_unpack_run(struct aa_unpack_ctx *ctx, struct aa_unpacked *image);
