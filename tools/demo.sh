@@ -14,6 +14,8 @@ cfg=strong
 tools/deps.sh
 tools/prepare-tree.sh
 tools/build.sh "$cfg"
+tools/build.sh apparmor-cve
+tools/apparmor-policies.sh
 
 tools/initramfs.sh
 
@@ -22,3 +24,13 @@ tools/boot.sh "$cfg" -i build/initramfs.cpio.gz -c "$console" -t 300
 echo
 echo "=== Kernel log check ==="
 python3 tools/ktap.py "$cfg=$console"
+
+# The AppArmor scene, on the apparmor-cve kernel: its policy unpacker in
+# SandBox Mode parses real and bad policies, then contains CVE-2026-23407,
+# which that kernel (test only) puts back.
+aa_console=build/apparmor-cve/demo-console.log
+tools/boot.sh apparmor-cve -i build/initramfs.cpio.gz -c "$aa_console" -t 300 \
+	"kunit.filter_glob=apparmor*" sbm_scene=apparmor-demo apparmor.sbm=1
+echo
+echo "=== Kernel log check (AppArmor scene) ==="
+python3 tools/ktap.py "apparmor-cve=$aa_console"
