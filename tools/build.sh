@@ -3,7 +3,9 @@
 #
 # Build one configuration: build/CFG/arch/x86/boot/bzImage from
 # configs/base.config plus configs/CFG.config, in its own output directory.
-# Checks that every option the fragments ask for made it into .config.
+# A fragment may take in another with a line "#include OTHER.config", in
+# its place. Checks that every option the fragments ask for made it into
+# .config.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -18,10 +20,21 @@ export CCACHE_BASEDIR=$top CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP="2024-01-01" KBUILD_BUILD_USER=sbm KBUILD_BUILD_HOST=sbm
 kmake() { make -s -C "$top/build/linux" O="$out" CC="ccache gcc" "$@"; }
 
+# fragment FILE: its lines, with those of the fragments it includes.
+fragment() {
+	local line
+	while IFS= read -r line || [ -n "$line" ]; do
+		case "$line" in
+		"#include "*) fragment "$top/configs/${line#\#include }" ;;
+		*) printf '%s\n' "$line" ;;
+		esac
+	done < "$1"
+}
+
 mkdir -p "$out"
 # Start from the fragments every time: a Kconfig change in the tree must
 # not leave an old .config behind. Same contents rebuild nothing.
-cat "$top/configs/base.config" "$frag" > "$out/sbm.fragment"
+{ cat "$top/configs/base.config"; fragment "$frag"; } > "$out/sbm.fragment"
 cp "$out/sbm.fragment" "$out/.config"
 kmake olddefconfig
 
