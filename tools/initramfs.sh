@@ -22,13 +22,14 @@ for cfg in "$@"; do
 done
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -9) > "$top/build/initramfs.cpio.gz"
 
-# The AppArmor policies of the apparmor scene, those that were made
-# (tools/apparmor-corpus.sh, tools/apparmor-fuzz.py), under /apparmor: a
-# second archive after the first (the kernel unpacks one after the other),
-# lightly compressed: gzip -9 takes 13 s for their 55 MB, gzip -1 one.
+# The AppArmor policies of the apparmor and apparmor-cve scenes, those
+# that were made (tools/apparmor-corpus.sh, tools/apparmor-fuzz.py,
+# tools/apparmor-exploit.py), under /apparmor: a second archive after the
+# first (the kernel unpacks one after the other), lightly compressed:
+# gzip -9 takes 13 s for their 55 MB, gzip -1 one.
 aa=$top/build/initramfs-apparmor
 rm -rf "$aa"
-for set in corpus confine fuzz; do
+for set in corpus confine fuzz exploit; do
 	[ -d "$top/build/apparmor/$set" ] || continue
 	mkdir -p "$aa/apparmor/$set"
 	find "$top/build/apparmor/$set" -maxdepth 1 -name '*.bin' \
