@@ -18,7 +18,11 @@ cd "$top"
 # no IBRS, IBPB, STIBP, SSBD or MD_CLEAR, so of the other mitigations only
 # the LFENCE flavour of Spectre v2 changes the code that runs (with it, BHB
 # clearing on system calls). Boots with sbm_scene= also start the
-# initramfs, which loads the configuration's modules.
+# initramfs, which loads the configuration's modules or plays the scene:
+# the apparmor scene feeds AppArmor's policy unpacker real and bad
+# policies, with the unpacker in SandBox Mode and without, and the
+# apparmor-cve scene checks that the sandbox contains CVE-2026-23407,
+# which the apparmor-cve configuration (test only) puts back.
 intel=max,vendor=GenuineIntel
 runs=(
 	"off:off::"
@@ -33,6 +37,9 @@ runs=(
 	"strong-mitigations:strong:$intel:mitigations=auto,nosmt spectre_v2=on mds=full"
 	"strong-lfence:strong:$intel:spectre_v2=retpoline,lfence"
 	"modules:modules::sbm_scene=modules"
+	"apparmor-nosbm:apparmor::sbm_scene=apparmor apparmor.sbm=0"
+	"apparmor-sbm:apparmor::sbm_scene=apparmor apparmor.sbm=1"
+	"apparmor-cve:apparmor-cve::sbm_scene=apparmor-cve apparmor.sbm=1"
 )
 
 tools/deps.sh
@@ -40,6 +47,7 @@ tools/prepare-tree.sh
 for cfg in $(printf '%s\n' "${runs[@]}" | cut -d: -f2 | sort -u); do
 	tools/build.sh "$cfg"
 done
+tools/apparmor-policies.sh
 tools/initramfs.sh modules
 
 logs=()
@@ -61,6 +69,16 @@ for run in "${runs[@]}"; do
 	esac || { echo "test: $label: QEMU did not power off cleanly (see $log)"; status=1; }
 	logs+=("$label=$log")
 done
+
+# The apparmor scene with the unpacker in SandBox Mode and without: the
+# same outcomes (KTAP suite apparmor_compare). And the apparmor-cve
+# scene's own suite, apparmor_cve.
+aa=build/apparmor/kunit-apparmor
+python3 tools/apparmor-compare.py "$aa-nosbm.log.scene" "$aa-sbm.log.scene" \
+	> build/apparmor/compare.ktap 2>&1 ||
+	echo "test: apparmor-compare: failed (see build/apparmor/compare.ktap)"
+logs+=("apparmor-compare=build/apparmor/compare.ktap")
+logs+=("apparmor-cve-scene=build/apparmor-cve/kunit-apparmor-cve.log.scene")
 
 # The build-time check of what sandboxed code reaches, and its test.
 python3 tools/sbm-reach-test.py build/strong > build/sbm-reach-test.log 2>&1 ||
