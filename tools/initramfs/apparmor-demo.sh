@@ -54,10 +54,7 @@ echo "This kernel has CONFIG_SECURITY_APPARMOR_DEBUG_DFA_DEFAULT_BUG: verify_dfa
 echo "no longer checks that DFA default states are in bounds. The policy is"
 echo "bin.ping with one DFA state diff-encoded and its default state 0xffff:"
 echo "the unpacker follows that state 256 KiB past the end of its table, to"
-echo "read it and then write to it."
-# The reports of stopped sandboxes are rate-limited (10 in 5 s); the
-# self-tests at boot used them up.
-sleep 5
+echo "read it, and to write to it if the word it reads has its top bit set."
 taint=$(cat /proc/sys/kernel/tainted)
 mark=$(dmesg | wc -l)
 load "$data"/exploit/cve-2026-23407.bin
