@@ -7,7 +7,7 @@ set -euo pipefail
 
 packages=(linux-source-6.12 qemu-system-x86 ccache build-essential bc bison
 	  flex libelf-dev libssl-dev cpio kmod rsync xz-utils python3 git
-	  busybox-static gzip python3-ply python3-git)
+	  busybox-static gzip python3-ply python3-git gnupg)
 [ -n "${KSRC:-}" ] && packages=("${packages[@]:1}")
 
 missing=()
