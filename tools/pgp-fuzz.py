@@ -32,7 +32,9 @@ The kinds, each taking its turn in a shuffled schedule:
   v6-matlen       the four-octet key material length of a v6 key
   field           version, algorithm or type octets of the key and the
                   self-signature (v4 and v6 mixed up, unknown algorithms)
-  duplicate       a packet repeated (up to past the parser's limits)
+  duplicate       a packet repeated (up to past the parser's limits, but
+                  within 65535 octets: the X.509 parser, which sees each
+                  blob first, refuses larger ones with EMSGSIZE)
   reorder         packets swapped, reversed, or the key moved last
   splice          the key packet of one key with the rest of another
   partial         a packet reframed with partial body lengths, well
@@ -54,6 +56,10 @@ from pgp_packets import (OID_ALGOS, RSA_ALGOS, TAG_PUBLIC_KEY,
 
 DEFAULT_SEED = 1
 DEFAULT_COUNT = 2000
+# The X.509 parser comes before the OpenPGP one and refuses what its ASN.1
+# decoder cannot take, more than 65535 octets, with EMSGSIZE: the OpenPGP
+# parser would never see a larger blob.
+MAX_BLOB = 65535
 INTERESTING = [0, 1, 2, 3, 0x7f, 0x80, 0xbf, 0xc0, 0xdf, 0xe0, 0xfe, 0xff,
                0x100, 0x1ff, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff,
                0x80000000, 0xfffffffe, 0xffffffff]
@@ -317,6 +323,8 @@ def m_duplicate(rng, base, bases):
     pkts = base.pkts()
     i = rng.randrange(len(pkts))
     times = rng.choice([1, 1, 2, 3, 130, 200])
+    times = max(1, min(times, (MAX_BLOB - len(base.data)) //
+                       (len(pkts[i][1]) + 5)))
     at = rng.choice(["after", "end"])
     copies = [pkts[i]] * times
     if at == "after":
@@ -442,6 +450,7 @@ def main():
         fit = [b for b in bases if applies is None or applies(b)]
         base = rng.choice(fit)
         blob, detail = func(rng, base, bases)
+        assert 0 < len(blob) <= MAX_BLOB, f"{kind}: {len(blob)} octets"
         name = f"{i:0{width}d}.bin"
         with open(os.path.join(args.outdir, name), "wb") as f:
             f.write(blob)
