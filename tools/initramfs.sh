@@ -3,8 +3,9 @@
 #
 # Build build/initramfs.cpio.gz: static busybox, the init script, the
 # scenes of tools/initramfs/, the user-space helpers (benchmark, AppArmor
-# policy loader), the AppArmor policies when built, and the modules of
-# the configurations given as arguments.
+# policy loader, OpenPGP key loader), the AppArmor policies and the
+# OpenPGP test data when built, and the modules of the configurations
+# given as arguments.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,6 +15,7 @@ mkdir -p "$root"/{bin,dev,proc,sys}
 cp /bin/busybox "$root/bin/busybox"
 gcc -static -O2 -o "$root/bin/nullsys" "$top/tools/bench/nullsys.c"
 gcc -static -O2 -o "$root/bin/apparmor-load" "$top/tools/apparmor-load.c"
+gcc -static -O2 -o "$root/bin/pgp-load" "$top/tools/pgp-load.c"
 install -m 755 "$top/tools/initramfs/init" "$root/init"
 install -m 755 "$top"/tools/initramfs/*.sh "$root/"
 mkdir -p "$root/lib/modules"
@@ -37,5 +39,24 @@ for set in corpus confine fuzz exploit; do
 done
 if [ -d "$aa/apparmor" ]; then
 	(cd "$aa" && find apparmor | cpio -o -H newc --quiet | gzip -1) \
+		>> "$top/build/initramfs.cpio.gz"
+fi
+
+# The OpenPGP test data of the pgp scenes, when made (tools/pgp-keys.sh):
+# the keys and what goes with them, the signed text and the mutated keys,
+# under /pgp, in an archive of their own after the others. build/pgp is
+# also the build directory of the pgp configuration: take only these.
+pgp=$top/build/initramfs-pgp
+rm -rf "$pgp"
+if [ -d "$top/build/pgp/keys" ]; then
+	mkdir -p "$pgp/pgp/keys" "$pgp/pgp/fuzz"
+	cp -t "$pgp/pgp/keys" "$top"/build/pgp/keys/*
+	cp -t "$pgp/pgp" "$top/build/pgp/data.txt"
+	if [ -d "$top/build/pgp/fuzz" ]; then
+		find "$top/build/pgp/fuzz" -maxdepth 1 \
+			\( -name '*.bin' -o -name index.txt \) \
+			-exec cp -t "$pgp/pgp/fuzz" {} +
+	fi
+	(cd "$pgp" && find pgp | cpio -o -H newc --quiet | gzip -1) \
 		>> "$top/build/initramfs.cpio.gz"
 fi
