@@ -41,6 +41,8 @@
 #include <sys/syscall.h>
 #include <linux/keyctl.h>
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
 #ifndef KEYCTL_PKEY_VERIFY
 #define KEYCTL_PKEY_VERIFY	28
 struct keyctl_pkey_params {
@@ -78,7 +80,7 @@ static const char *errname(int err)
 	static char buf[16];
 	size_t i;
 
-	for (i = 0; i < sizeof(errnames) / sizeof(errnames[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(errnames); i++)
 		if (errnames[i].err == err)
 			return errnames[i].name;
 	snprintf(buf, sizeof(buf), "E%d", err);
