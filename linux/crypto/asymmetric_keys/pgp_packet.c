@@ -444,7 +444,7 @@ static int pgp_note_packet(const u8 *data, struct pgp_key_desc *desc,
 			   const struct pgp_packet_desc *pkt, int *target)
 {
 	struct pgp_sig_desc scratch, *sig;
-	bool usable;
+	bool usable, keep;
 	int ret;
 
 	switch (pkt->tag) {
@@ -466,12 +466,12 @@ static int pgp_note_packet(const u8 *data, struct pgp_key_desc *desc,
 		*target = -1;
 		return 0;
 	case PGP_TAG_SIGNATURE:
-		sig = &desc->sigs[desc->nr_sigs];
-		if (*target < 0 || desc->nr_sigs == PGP_MAX_SIGS)
-			sig = &scratch;
+		/* Past PGP_MAX_SIGS, signatures are checked, not kept. */
+		keep = *target >= 0 && desc->nr_sigs < PGP_MAX_SIGS;
+		sig = keep ? &desc->sigs[desc->nr_sigs] : &scratch;
 		memset(sig, 0, sizeof(*sig));
 		ret = pgp_read_sig(data, &pkt->body, sig, &usable);
-		if (ret || !usable || *target < 0)
+		if (ret || !usable || !keep)
 			return ret;
 		if (*target && (sig->type < PGP_SIG_CERT_GENERIC ||
 				sig->type > PGP_SIG_CERT_POSITIVE))

@@ -213,6 +213,44 @@ static void pgp_test_truncated(struct kunit *test)
 }
 
 /*
+ * More signatures than the description keeps: the first PGP_MAX_SIGS are
+ * kept, the rest only checked. The fuzz blobs of the pgp scene found an
+ * out-of-bounds write here, which the sandbox contained; this runs the
+ * parser in the sandbox too.
+ */
+static void pgp_test_many_sigs(struct kunit *test)
+{
+	const struct pgp_test_vector *vec = pgp_test_find(test, "rsa2048");
+	const u32 copies = PGP_MAX_SIGS + 8;
+	struct pgp_key_desc *desc;
+	u32 head, sig_start, sig_len, i;
+	u8 *blob;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	KUNIT_ASSERT_EQ(test, pgp_parse_key(vec->key, vec->key_len, desc, 0),
+			0);
+	KUNIT_ASSERT_EQ(test, desc->packets[2].tag, PGP_TAG_SIGNATURE);
+	/* The key and user ID packets, then the self-signature, many times. */
+	sig_start = desc->packets[2].header;
+	sig_len = desc->packets[2].body.offset + desc->packets[2].body.len -
+		  sig_start;
+	head = sig_start;
+	blob = kunit_kmalloc(test, head + copies * sig_len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blob);
+	memcpy(blob, vec->key, head);
+	for (i = 0; i < copies; i++)
+		memcpy(blob + head + i * sig_len, vec->key + sig_start, sig_len);
+
+	KUNIT_EXPECT_EQ(test, pgp_test_parse_in_sbm(blob, head + copies * sig_len,
+						    desc, 0), 0);
+	KUNIT_EXPECT_EQ(test, desc->nr_packets, 2 + copies);
+	KUNIT_EXPECT_EQ(test, desc->nr_sigs, PGP_MAX_SIGS);
+	KUNIT_EXPECT_EQ(test, pgp_check_desc(blob, head + copies * sig_len,
+					     desc), 0);
+}
+
+/*
  * Each injected fault stops the sandbox, which reports it, and the
  * caller's description stays as it was.
  */
@@ -243,6 +281,7 @@ static void pgp_test_fault_contained(struct kunit *test)
 
 static struct kunit_case pgp_key_parser_input_cases[] = {
 	KUNIT_CASE(pgp_test_truncated),
+	KUNIT_CASE(pgp_test_many_sigs),
 	KUNIT_CASE(pgp_test_fault_contained),
 	{}
 };
