@@ -19,6 +19,8 @@
 #include <keys/asymmetric-parser.h>
 #include <keys/asymmetric-subtype.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/unaligned.h>
 
@@ -64,6 +66,35 @@ MODULE_PARM_DESC(inject_fault,
 #define pgp_fault_mode()	PGP_FAULT_NONE
 #endif
 
+/* Largest blob that the kept sandbox parses; a typical key is 1-4 KiB. */
+#define PGP_KEPT_BLOB_SIZE	SZ_8K
+
+/**
+ * struct pgp_kept_sbm - the sandbox kept for successive parses
+ * @lock:     held while a parse uses it
+ * @sbm:      the instance
+ * @ready:    whether @sbm is set up, with @in and @out
+ * @in:       the sandbox's copy of @blob
+ * @out:      the sandbox's copy of @desc
+ * @blob_len: how much of @blob the last parse filled
+ * @blob:     staging buffer of the blob
+ * @desc:     staging buffer of the description
+ */
+struct pgp_kept_sbm {
+	struct mutex lock;
+	struct sbm sbm;
+	bool ready;
+	const u8 *in;
+	struct pgp_key_desc *out;
+	size_t blob_len;
+	u8 blob[PGP_KEPT_BLOB_SIZE];
+	struct pgp_key_desc desc;
+};
+
+static struct pgp_kept_sbm pgp_kept = {
+	.lock = __MUTEX_INITIALIZER(pgp_kept.lock),
+};
+
 /* Longest part of the primary user ID that goes into the description. */
 #define PGP_DESC_USER_ID_LEN	64
 
@@ -84,30 +115,90 @@ struct pgp_key_info {
 };
 
 /*
- * Run the packet parser, in the sandbox unless pgp_key_parser.sbm is off.
- * The parser's return value is as hostile as its output: only the errors
- * it is documented to return pass through.
+ * Filter what the parser returned: its return value is as hostile as its
+ * output, so only the errors it is documented to return pass through.
  */
-static int pgp_run_parser(const u8 *data, size_t len,
-			  struct pgp_key_desc *desc)
+static int pgp_parser_result(struct sbm *sbm, int ret)
+{
+	if (sbm_error(sbm))
+		return sbm_error(sbm);
+	if (ret && ret != -EBADMSG && ret != -EINVAL && ret != -ENOPKG)
+		return -EPROTO;
+	return ret;
+}
+
+/* Parse in a sandbox made for this blob alone. */
+static int pgp_run_fresh(const u8 *data, size_t len, struct pgp_key_desc *desc)
 {
 	struct pgp_key_desc *out;
 	const u8 *in;
 	struct sbm sbm;
 	int ret;
 
-	if (!READ_ONCE(pgp_sbm))
-		return pgp_parse_key(data, len, desc, pgp_fault_mode());
-
 	sbm_init(&sbm);
+	sbm_set_alloc_limit(&sbm, 0);
 	in = SBM_COPY_IN(&sbm, data, len);
 	out = SBM_COPY_OUT(&sbm, desc, sizeof(*desc));
 	ret = sbm_call(&sbm, pgp_parse_key, in, len, out, pgp_fault_mode());
-	if (sbm_error(&sbm))
-		ret = sbm_error(&sbm);
-	else if (ret && ret != -EBADMSG && ret != -EINVAL && ret != -ENOPKG)
-		ret = -EPROTO;
+	ret = pgp_parser_result(&sbm, ret);
 	sbm_destroy(&sbm);
+	return ret;
+}
+
+/*
+ * Parse in the kept sandbox. Between two parses it holds nothing the
+ * first could use against the second or learn from it: the stack is
+ * cleared after each call, the allocation limit is 0, and both copies are
+ * refilled from the staging buffers, which hold this blob, zeros past it
+ * and a zeroed description. An aborted sandbox is not reused.
+ */
+static int pgp_run_kept(struct pgp_kept_sbm *k, const u8 *data, size_t len,
+			struct pgp_key_desc *desc)
+{
+	int ret;
+
+	if (!k->ready) {
+		sbm_init(&k->sbm);
+		sbm_set_alloc_limit(&k->sbm, 0);
+		k->in = SBM_COPY_IN(&k->sbm, k->blob, sizeof(k->blob));
+		k->out = SBM_COPY_INOUT(&k->sbm, &k->desc, sizeof(k->desc));
+		k->ready = true;
+	}
+	memcpy(k->blob, data, len);
+	if (k->blob_len > len)
+		memset(k->blob + len, 0, k->blob_len - len);
+	k->blob_len = len;
+	memset(&k->desc, 0, sizeof(k->desc));
+
+	ret = sbm_call(&k->sbm, pgp_parse_key, k->in, len, k->out,
+		       pgp_fault_mode());
+	ret = pgp_parser_result(&k->sbm, ret);
+	if (sbm_error(&k->sbm)) {
+		sbm_destroy(&k->sbm);
+		k->ready = false;
+	} else {
+		memcpy(desc, &k->desc, sizeof(*desc));
+	}
+	return ret;
+}
+
+/*
+ * Run the packet parser, in the sandbox unless pgp_key_parser.sbm is off.
+ * Building a sandbox costs several times what parsing a key does, so one
+ * is kept for the blobs that fit its buffers; a blob that does not fit, or
+ * that comes while another is parsed, gets a sandbox of its own.
+ */
+static int pgp_run_parser(const u8 *data, size_t len,
+			  struct pgp_key_desc *desc)
+{
+	int ret;
+
+	if (!READ_ONCE(pgp_sbm))
+		return pgp_parse_key(data, len, desc, pgp_fault_mode());
+	if (len > PGP_KEPT_BLOB_SIZE || !mutex_trylock(&pgp_kept.lock))
+		return pgp_run_fresh(data, len, desc);
+	ret = pgp_run_kept(&pgp_kept, data, len, desc);
+	mutex_unlock(&pgp_kept.lock);
 	return ret;
 }
 
@@ -618,6 +709,8 @@ static int __init pgp_key_init(void)
 static void __exit pgp_key_exit(void)
 {
 	unregister_asymmetric_key_parser(&pgp_key_parser);
+	if (pgp_kept.ready)
+		sbm_destroy(&pgp_kept.sbm);
 }
 
 module_init(pgp_key_init);
