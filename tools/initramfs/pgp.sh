@@ -33,6 +33,15 @@
 #                    backtrace (skipped without kmemleak)
 # With pgp_key_parser.sbm=0 the scene takes the same steps without the
 # sandbox, but for the faults.
+# Before the suite, outside KTAP, one line per outcome, so that two boots
+# (with the sandbox and without) can be compared by tools/pgp-compare.py:
+#   key NAME RESULT         the add of NAME.pgp (the eight keys and
+#                           ed25519): "ok DESCRIPTION" or the errno name
+#   verify NAME RESULT      the verify of gpg's signature: ok, the errno
+#                           name, or not-run (no params, no key)
+#   tampered NAME RESULT    the same with the flipped digest
+#   fuzz NNNN.bin RESULT    each mutated key, as pgp-load fuzz printed it
+# and a last line "end" after the suite.
 data=/pgp
 keys=$data/keys
 param=/sys/module/pgp_key_parser/parameters
@@ -57,6 +66,15 @@ verdict() {
 	skip\ *) echo "    ok $n $v_name # SKIP ${v_passed#skip }" ;;
 	*) echo "    not ok $n $v_name" ;;
 	esac >> "$cases"
+}
+# outcome KIND NAME RESULT: one raw line for tools/pgp-compare.py; for a
+# key, RESULT without the serial number ("ok DESCRIPTION" or the errno).
+outcome() {
+	o_result=$3
+	case "$1:$o_result" in
+	key:ok\ *) o_result="ok $(echo "$o_result" | cut -d' ' -f3-)" ;;
+	esac
+	echo "$1 $2 ${o_result:-no-result}" | printable
 }
 # add FILE: add the key; "ok SERIAL DESCRIPTION" or the errno name.
 add() {
@@ -94,16 +112,22 @@ for name in rsa2048 rsa3072 rsa4096 nistp256 nistp384 nistp521 \
 	fi
 	verdict "load_$name" "$ok" "add: ${r:-no result}" \
 		"gpg's fingerprint: ${fpr:-missing}"
+	outcome key "$name" "$r"
 	if [ ! -e "$k.params" ]; then
 		verdict "verify_$name" 0 "no $k.params (tools/pgp-sig.py)"
 		verdict "tampered_$name" 0 "no $k.params (tools/pgp-sig.py)"
+		outcome verify "$name" not-run
+		outcome tampered "$name" not-run
 	elif [ -z "$serial" ]; then
 		verdict "verify_$name" 0 "the key was not added"
 		verdict "tampered_$name" 0 "the key was not added"
+		outcome verify "$name" not-run
+		outcome tampered "$name" not-run
 	else
 		v=$(pgp-load verify "$serial" "$k.digest" "$k.ksig" "$k.params")
 		verdict "verify_$name" "$([ "$v" = "verify ok" ] && echo 1)" \
 			"$(cat "$k.params"): ${v:-no result}"
+		outcome verify "$name" "${v#verify }"
 		v=$(pgp-load verify "$serial" "$k.digest-bad" "$k.ksig" \
 			"$k.params")
 		case "$v" in
@@ -112,6 +136,7 @@ for name in rsa2048 rsa3072 rsa4096 nistp256 nistp384 nistp521 \
 		esac
 		verdict "tampered_$name" "$ok" \
 			"one bit of the digest flipped: ${v:-no result}"
+		outcome tampered "$name" "${v#verify }"
 	fi
 	[ -n "$serial" ] && unlink_key "$serial"
 done
@@ -120,6 +145,7 @@ done
 r=$(add "$keys/ed25519.pgp")
 verdict ed25519_refused "$([ "$r" = ENOPKG ] && echo 1)" \
 	"add: ${r:-no result}"
+outcome key ed25519 "$r"
 case "$r" in
 ok\ *) unlink_key "$(echo "$r" | cut -d' ' -f2)" ;;
 esac
@@ -127,6 +153,7 @@ esac
 # 3. The mutated keys: each is added (and unlinked) or refused with an
 # error of the parser.
 pgp-load fuzz "$data/fuzz" > /tmp/pgp-fuzz.out
+grep '^fuzz ' /tmp/pgp-fuzz.out | printable
 total=$(sed -n 's/^fuzz-total //p' /tmp/pgp-fuzz.out)
 bad=$(awk -v acc=" $accepted " '$1 == "fuzz" &&
 	index(acc, " " $3 " ") == 0 { print $2 }' /tmp/pgp-fuzz.out)
@@ -236,3 +263,4 @@ if [ "$failed" = 0 ]; then
 else
 	echo "not ok 1 pgp_keys"
 fi
+echo "end"
