@@ -15,7 +15,9 @@ tools/deps.sh
 tools/prepare-tree.sh
 tools/build.sh "$cfg"
 tools/build.sh apparmor-cve
+tools/build.sh pgp
 tools/apparmor-policies.sh
+tools/pgp-keys.sh
 
 tools/initramfs.sh
 
@@ -34,3 +36,13 @@ tools/boot.sh apparmor-cve -i build/initramfs.cpio.gz -c "$aa_console" -t 300 \
 echo
 echo "=== Kernel log check (AppArmor scene) ==="
 python3 tools/ktap.py "apparmor-cve=$aa_console"
+
+# The OpenPGP scene, on the pgp kernel: keys made by gpg become kernel keys
+# through the OpenPGP key parser, parsed in SandBox Mode, verify gpg's
+# signatures, and a parser made to fault (debug switch) is contained.
+pgp_console=build/pgp/demo-console.log
+tools/boot.sh pgp -i build/initramfs.cpio.gz -c "$pgp_console" -t 300 \
+	"kunit.filter_glob=pgp*" sbm_scene=pgp-demo
+echo
+echo "=== Kernel log check (OpenPGP scene) ==="
+python3 tools/ktap.py "pgp=$pgp_console"

@@ -17,6 +17,9 @@
 #   keys/v6-rsa2048.*, keys/v6-nistp256.*
 #                  the same two keys as version 6 keys (tools/pgp-v6.py),
 #                  with the signature files of the version 4 key
+#   keys/rsa2048-padded.bin
+#                  rsa2048.pgp and a padding packet of 12 KiB, too big for
+#                  the sandbox the key parser keeps (make bench)
 #   data.txt       the signed text
 #   fuzz/          mutated keys (tools/pgp-fuzz.py)
 # Keys are made only when missing (or when their secret part is gone), the
@@ -122,6 +125,13 @@ for name in rsa2048 nistp256; do
 done
 
 # The mutated keys, from every key, when missing or older than a key.
+# A padding packet (tag 21, RFC 9580 section 5.15), new format with a
+# five-octet length, of zeros.
+if stale "$keys/rsa2048-padded.bin" "$keys/rsa2048.pgp"; then
+	{ cat "$keys/rsa2048.pgp"; printf '\325\377\000\000\060\000'
+	  head -c 12288 /dev/zero; } > "$keys/rsa2048-padded.bin"
+fi
+
 if [ ! -s "$out/fuzz/index.txt" ] ||
 	stale "$out/fuzz/index.txt" "$keys"/*.pgp tools/pgp-fuzz.py; then
 	rm -rf "$out/fuzz"

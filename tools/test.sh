@@ -22,7 +22,9 @@ cd "$top"
 # the apparmor scene feeds AppArmor's policy unpacker real and bad
 # policies, with the unpacker in SandBox Mode and without, and the
 # apparmor-cve scene checks that the sandbox contains CVE-2026-23407,
-# which the apparmor-cve configuration (test only) puts back.
+# which the apparmor-cve configuration (test only) puts back. The pgp
+# scene loads OpenPGP keys made by gpg and 2,000 bad ones, with the key
+# parser in SandBox Mode and without, and injects faults in the parser.
 intel=max,vendor=GenuineIntel
 runs=(
 	"off:off::"
@@ -40,6 +42,8 @@ runs=(
 	"apparmor-nosbm:apparmor::sbm_scene=apparmor apparmor.sbm=0"
 	"apparmor-sbm:apparmor::sbm_scene=apparmor apparmor.sbm=1"
 	"apparmor-cve:apparmor-cve::sbm_scene=apparmor-cve apparmor.sbm=1"
+	"pgp-nosbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=0"
+	"pgp-sbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=1"
 )
 
 tools/deps.sh
@@ -48,6 +52,7 @@ for cfg in $(printf '%s\n' "${runs[@]}" | cut -d: -f2 | sort -u); do
 	tools/build.sh "$cfg"
 done
 tools/apparmor-policies.sh
+tools/pgp-keys.sh
 tools/initramfs.sh modules
 
 logs=()
@@ -79,6 +84,15 @@ python3 tools/apparmor-compare.py "$aa-nosbm.log.scene" "$aa-sbm.log.scene" \
 	echo "test: apparmor-compare: failed (see build/apparmor/compare.ktap)"
 logs+=("apparmor-compare=build/apparmor/compare.ktap")
 logs+=("apparmor-cve-scene=build/apparmor-cve/kunit-apparmor-cve.log.scene")
+
+# The pgp scene's own suite (pgp_keys) in both boots, and their outcomes
+# compared, key by key and blob by blob (pgp_compare).
+pgp=build/pgp/kunit-pgp
+python3 tools/pgp-compare.py "$pgp-nosbm.log.scene" "$pgp-sbm.log.scene" \
+	> build/pgp/compare.ktap 2>&1 ||
+	echo "test: pgp-compare: failed (see build/pgp/compare.ktap)"
+logs+=("pgp-nosbm-scene=$pgp-nosbm.log.scene" "pgp-sbm-scene=$pgp-sbm.log.scene")
+logs+=("pgp-compare=build/pgp/compare.ktap")
 
 # The build-time check of what sandboxed code reaches, and its test.
 python3 tools/sbm-reach-test.py build/strong > build/sbm-reach-test.log 2>&1 ||

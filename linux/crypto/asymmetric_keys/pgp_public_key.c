@@ -66,33 +66,38 @@ MODULE_PARM_DESC(inject_fault,
 #define pgp_fault_mode()	PGP_FAULT_NONE
 #endif
 
-/* Largest blob that the kept sandbox parses; a typical key is 1-4 KiB. */
-#define PGP_KEPT_BLOB_SIZE	SZ_8K
-
 /**
- * struct pgp_kept_sbm - the sandbox kept for successive parses
+ * struct pgp_kept_sbm - a sandbox kept for successive parses
  * @lock:     held while a parse uses it
+ * @size:     the largest blob it parses
  * @sbm:      the instance
- * @ready:    whether @sbm is set up, with @in and @out
+ * @ready:    whether @sbm is set up, with @blob, @in and @out
  * @in:       the sandbox's copy of @blob
  * @out:      the sandbox's copy of @desc
  * @blob_len: how much of @blob the last parse filled
- * @blob:     staging buffer of the blob
+ * @blob:     staging buffer of the blob, of @size octets
  * @desc:     staging buffer of the description
  */
 struct pgp_kept_sbm {
-	struct mutex lock;
+	struct mutex lock;	/* serialises the parses that use it */
+	size_t size;
 	struct sbm sbm;
 	bool ready;
 	const u8 *in;
 	struct pgp_key_desc *out;
 	size_t blob_len;
-	u8 blob[PGP_KEPT_BLOB_SIZE];
+	u8 *blob;
 	struct pgp_key_desc desc;
 };
 
-static struct pgp_kept_sbm pgp_kept = {
-	.lock = __MUTEX_INITIALIZER(pgp_kept.lock),
+/*
+ * Each call refills the whole input copy, so a small sandbox serves the
+ * usual keys (1-4 KiB) and a large one the rest: 64 KiB is as large as
+ * blobs get here, as the X.509 parser, tried first, refuses larger ones.
+ */
+static struct pgp_kept_sbm pgp_kept[] = {
+	{ .lock = __MUTEX_INITIALIZER(pgp_kept[0].lock), .size = SZ_8K },
+	{ .lock = __MUTEX_INITIALIZER(pgp_kept[1].lock), .size = SZ_64K },
 };
 
 /* Longest part of the primary user ID that goes into the description. */
@@ -146,11 +151,11 @@ static int pgp_run_fresh(const u8 *data, size_t len, struct pgp_key_desc *desc)
 }
 
 /*
- * Parse in the kept sandbox. Between two parses it holds nothing the
- * first could use against the second or learn from it: the stack is
- * cleared after each call, the allocation limit is 0, and both copies are
- * refilled from the staging buffers, which hold this blob, zeros past it
- * and a zeroed description. An aborted sandbox is not reused.
+ * Parse in a kept sandbox. Between two parses it holds nothing the first
+ * could use against the second or learn from it: the stack is cleared
+ * after each call, the allocation limit is 0, and both copies are refilled
+ * from the staging buffers, which hold this blob, zeros past it and a
+ * zeroed description. An aborted sandbox is not reused.
  */
 static int pgp_run_kept(struct pgp_kept_sbm *k, const u8 *data, size_t len,
 			struct pgp_key_desc *desc)
@@ -158,9 +163,13 @@ static int pgp_run_kept(struct pgp_kept_sbm *k, const u8 *data, size_t len,
 	int ret;
 
 	if (!k->ready) {
+		if (!k->blob)
+			k->blob = kvzalloc(k->size, GFP_KERNEL);
+		if (!k->blob)
+			return pgp_run_fresh(data, len, desc);
 		sbm_init(&k->sbm);
 		sbm_set_alloc_limit(&k->sbm, 0);
-		k->in = SBM_COPY_IN(&k->sbm, k->blob, sizeof(k->blob));
+		k->in = SBM_COPY_IN(&k->sbm, k->blob, k->size);
 		k->out = SBM_COPY_INOUT(&k->sbm, &k->desc, sizeof(k->desc));
 		k->ready = true;
 	}
@@ -184,22 +193,28 @@ static int pgp_run_kept(struct pgp_kept_sbm *k, const u8 *data, size_t len,
 
 /*
  * Run the packet parser, in the sandbox unless pgp_key_parser.sbm is off.
- * Building a sandbox costs several times what parsing a key does, so one
- * is kept for the blobs that fit its buffers; a blob that does not fit, or
- * that comes while another is parsed, gets a sandbox of its own.
+ * Building a sandbox costs several times what parsing a key does, so the
+ * smallest kept sandbox that the blob fits parses it; a blob that comes
+ * while that one is busy gets a sandbox of its own.
  */
 static int pgp_run_parser(const u8 *data, size_t len,
 			  struct pgp_key_desc *desc)
 {
+	struct pgp_kept_sbm *k;
 	int ret;
 
 	if (!READ_ONCE(pgp_sbm))
 		return pgp_parse_key(data, len, desc, pgp_fault_mode());
-	if (len > PGP_KEPT_BLOB_SIZE || !mutex_trylock(&pgp_kept.lock))
-		return pgp_run_fresh(data, len, desc);
-	ret = pgp_run_kept(&pgp_kept, data, len, desc);
-	mutex_unlock(&pgp_kept.lock);
-	return ret;
+	for (k = pgp_kept; k < pgp_kept + ARRAY_SIZE(pgp_kept); k++) {
+		if (len > k->size)
+			continue;
+		if (!mutex_trylock(&k->lock))
+			break;
+		ret = pgp_run_kept(k, data, len, desc);
+		mutex_unlock(&k->lock);
+		return ret;
+	}
+	return pgp_run_fresh(data, len, desc);
 }
 
 static bool pgp_span_ok(const struct pgp_span *span, u32 start, u32 end)
@@ -708,9 +723,14 @@ static int __init pgp_key_init(void)
 
 static void __exit pgp_key_exit(void)
 {
+	struct pgp_kept_sbm *k;
+
 	unregister_asymmetric_key_parser(&pgp_key_parser);
-	if (pgp_kept.ready)
-		sbm_destroy(&pgp_kept.sbm);
+	for (k = pgp_kept; k < pgp_kept + ARRAY_SIZE(pgp_kept); k++) {
+		if (k->ready)
+			sbm_destroy(&k->sbm);
+		kvfree(k->blob);
+	}
 }
 
 module_init(pgp_key_init);
