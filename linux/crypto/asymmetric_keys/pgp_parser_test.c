@@ -88,6 +88,33 @@ static char *pgp_test_expected_desc(struct kunit *test,
 	return want;
 }
 
+/*
+ * The key's IDs: the fingerprint gpg printed, and the key ID, its last
+ * eight octets for a v4 key and its first eight for v6.
+ */
+static void pgp_test_ids(struct kunit *test, const struct pgp_test_vector *vec,
+			 struct key *key)
+{
+	const struct asymmetric_key_ids *ids = asymmetric_key_ids(key);
+	const struct asymmetric_key_id *fpr = ids->id[0], *key_id = ids->id[1];
+	size_t len = strlen(vec->fingerprint) / 2;
+	u8 *want;
+
+	want = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_EQ(test, hex2bin(want, vec->fingerprint, len), 0);
+	KUNIT_ASSERT_EQ(test, fpr->len, len);
+	KUNIT_EXPECT_MEMEQ(test, fpr->data, want, len);
+	KUNIT_ASSERT_EQ(test, key_id->len, PGP_KEY_ID_SIZE);
+	if (len == PGP_V6_FPR_SIZE)
+		KUNIT_EXPECT_MEMEQ(test, key_id->data, want, PGP_KEY_ID_SIZE);
+	else
+		KUNIT_EXPECT_MEMEQ(test, key_id->data,
+				   want + len - PGP_KEY_ID_SIZE,
+				   PGP_KEY_ID_SIZE);
+	KUNIT_EXPECT_NULL(test, ids->id[2]);
+}
+
 static void pgp_test_verify(struct kunit *test,
 			    const struct pgp_test_vector *vec, struct key *key)
 {
@@ -146,6 +173,7 @@ static void pgp_test_vector_loads(struct kunit *test)
 	key = key_ref_to_ptr(ref);
 	KUNIT_EXPECT_STREQ(test, key->description,
 			   pgp_test_expected_desc(test, vec));
+	pgp_test_ids(test, vec, key);
 	if (vec->sig)
 		pgp_test_verify(test, vec, key);
 	key_put(key);
