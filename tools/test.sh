@@ -99,5 +99,11 @@ python3 tools/sbm-reach-test.py build/strong > build/sbm-reach-test.log 2>&1 ||
 	echo "test: sbm-reach: failed (see build/sbm-reach-test.log)"
 logs+=("sbm-reach=build/sbm-reach-test.log")
 
+# The OpenPGP packet parser's own source, fuzzed on the host under ASan and
+# UBSan (KTAP suite pgp_host_fuzz).
+tools/pgp-host-fuzz.sh > build/pgp-host-fuzz.log 2>&1 ||
+	echo "test: pgp-host-fuzz: failed (see build/pgp-host-fuzz.log)"
+logs+=("pgp-host-fuzz=build/pgp-host-fuzz.log")
+
 python3 tools/ktap.py "${logs[@]}" || status=1
 exit $status
