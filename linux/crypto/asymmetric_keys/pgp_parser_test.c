@@ -19,6 +19,7 @@
 #include <linux/ctype.h>
 #include <linux/key.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 
 #include "pgp_parser.h"
 #include "pgp_parser_test_vectors.h"
@@ -523,8 +524,45 @@ static void pgp_test_forged(struct kunit *test)
 			-EPROTO);
 }
 
+/*
+ * A blob that is only an ECDSA key packet with no key material, at the
+ * very end of a vmalloc() area, and a description that calls it a P-256
+ * key: the check must refuse it without reading past the blob (the guard
+ * page after the area would fault).
+ */
+static void pgp_test_forged_at_end(struct kunit *test)
+{
+	static const u8 key[] = { 0xc6, 0x06, 0x04, 0, 0, 0, 1, 0x13 };
+	struct pgp_key_desc *desc;
+	u8 *area, *blob;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	area = vmalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	KUNIT_ASSERT_NOT_NULL(test, area);
+	blob = area + PAGE_SIZE - sizeof(key);
+	memcpy(blob, key, sizeof(key));
+	KUNIT_EXPECT_EQ(test, pgp_parse_key(blob, sizeof(key), desc, 0),
+			-EBADMSG);
+
+	memset(desc, 0, sizeof(*desc));
+	desc->version = 4;
+	desc->created = 1;
+	desc->algo = PGP_ALGO_ECDSA;
+	desc->curve = PGP_CURVE_P256;
+	desc->material.offset = sizeof(key);
+	desc->nr_packets = 1;
+	desc->packets[0].tag = PGP_TAG_PUBLIC_KEY;
+	desc->packets[0].body.offset = 2;
+	desc->packets[0].body.len = 6;
+	desc->mpi[0].offset = sizeof(key);
+	KUNIT_EXPECT_EQ(test, pgp_check_desc(blob, sizeof(key), desc), -EPROTO);
+	vfree(area);
+}
+
 static struct kunit_case pgp_key_parser_forged_cases[] = {
 	KUNIT_CASE_PARAM(pgp_test_forged, pgp_forgery_gen_params),
+	KUNIT_CASE(pgp_test_forged_at_end),
 	{}
 };
 

@@ -343,10 +343,11 @@ static int pgp_check_key(const u8 *data, const struct pgp_key_desc *desc)
 		    desc->curve >= PGP_CURVE_NR)
 			return -EPROTO;
 		curve = &pgp_curves[desc->curve];
-		if (data[mat->offset] != curve->oid_len ||
+		/* The length first: the key packet may end the blob. */
+		if (mat->len < 1 + curve->oid_len + 2 ||
+		    data[mat->offset] != curve->oid_len ||
 		    desc->curve_oid.offset != mat->offset + 1 ||
 		    desc->curve_oid.len != curve->oid_len ||
-		    mat->len < 1 + curve->oid_len + 2 ||
 		    memcmp(data + desc->curve_oid.offset, curve->oid,
 			   curve->oid_len) ||
 		    !pgp_mpi_ok(data, pgp_span_end(&desc->curve_oid),
