@@ -31,6 +31,8 @@
 #include <time.h>
 #include <sys/stat.h>
 
+#include "guest-file.h"
+
 /* What tools/ktap.py calls trouble, and the reports of SandBox Mode. */
 static const char *const trouble[] = {
 	"BUG:", "Oops", "WARNING:", "Kernel panic", "kernel BUG at",
@@ -39,36 +41,6 @@ static const char *const trouble[] = {
 	"list_add corruption", "list_del corruption", "stack-protector",
 	"sbm: ", NULL,
 };
-
-static char *slurp(const char *path, size_t *size)
-{
-	struct stat st;
-	size_t done = 0;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return NULL;
-	}
-	buf = malloc(st.st_size ? st.st_size : 1);
-	while (buf && done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, st.st_size - done);
-
-		if (n <= 0) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		done += n;
-	}
-	close(fd);
-	*size = done;
-	return buf;
-}
 
 static void name_of(const char *path, char *name, size_t len)
 {

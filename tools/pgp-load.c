@@ -41,6 +41,8 @@
 #include <sys/syscall.h>
 #include <linux/keyctl.h>
 
+#include "guest-file.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 #ifndef KEYCTL_PKEY_VERIFY
@@ -97,37 +99,6 @@ static long keyctl(int op, unsigned long a2, unsigned long a3,
 		   unsigned long a4, unsigned long a5)
 {
 	return syscall(SYS_keyctl, op, a2, a3, a4, a5);
-}
-
-/* The contents of a file, in a buffer of its own (at least one octet). */
-static char *slurp(const char *path, size_t *size)
-{
-	struct stat st;
-	size_t done = 0;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) < 0) {
-		close(fd);
-		return NULL;
-	}
-	buf = malloc(st.st_size ? st.st_size : 1);
-	while (buf && done < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + done, st.st_size - done);
-
-		if (n <= 0) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		done += n;
-	}
-	close(fd);
-	*size = done;
-	return buf;
 }
 
 static char *slurp_or_die(const char *path, size_t *size)
