@@ -20,7 +20,7 @@
 
 #include "pgp_parser.h"
 
-#define MAX_BLOB	(1 << 20)
+#define MAX_BLOB	(1024 * 1024)
 
 static struct pgp_key_desc desc;
 static unsigned long counts[4], parsed, broken;
@@ -109,6 +109,11 @@ static unsigned int next(unsigned int bound)
 	return bound ? rng % bound : 0;
 }
 
+/* Octets where length encodings change meaning. */
+static const unsigned char boundary[] = {
+	0, 0x7f, 0x80, 0xbf, 0xc0, 0xdf, 0xe0, 0xff
+};
+
 /* One mutation of @src into @dst, which has room for MAX_BLOB octets. */
 static size_t mutate(unsigned char *dst, const unsigned char *src, size_t len)
 {
@@ -124,8 +129,7 @@ static size_t mutate(unsigned char *dst, const unsigned char *src, size_t len)
 		return n;
 	case 2:		/* set bytes to a boundary value */
 		for (i = 1 + next(3); i; i--)
-			dst[next(len)] = (unsigned char[]){ 0, 0x7f, 0x80,
-				0xbf, 0xc0, 0xdf, 0xe0, 0xff }[next(8)];
+			dst[next(len)] = boundary[next(sizeof(boundary))];
 		return n;
 	case 3:		/* repeat a chunk */
 		at = next(len);

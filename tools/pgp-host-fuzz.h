@@ -26,14 +26,18 @@ typedef uint64_t u64;
 #define U32_MAX		0xffffffffU
 #define PAGE_SIZE	4096
 #define PAGE_OFFSET	0UL
-#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
-#define IS_ENABLED(option)	0
+#define IS_ENABLED(option)	(sizeof(#option) == 0)
 #define READ_ONCE(x)		(x)
 #define WRITE_ONCE(x, val)	((x) = (val))
 
 /* The parser's sandbox glue is the kernel's business. */
 #define SBM_DEFINE_CALL(...)
 #define SBM_DEFINE_THUNK(...)
+
+static inline u32 DIV_ROUND_UP(u32 n, u32 d)
+{
+	return (n + d - 1) / d;
+}
 
 static inline int fls(unsigned int x)
 {
