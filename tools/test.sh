@@ -25,10 +25,18 @@ cd "$top"
 # which the apparmor-cve configuration (test only) puts back. The pgp
 # scene loads OpenPGP keys made by gpg and 2,000 bad ones, with the key
 # parser in SandBox Mode and without, and injects faults in the parser.
+#
+# Every boot runs with panic_on_warn=1 and panic_on_taint, so that a WARN
+# or any taint a target provokes ends the boot with a panic that the log
+# judge reports: the mask is every taint flag but TAINT_TEST (N, which
+# KUnit sets), and for the weak boot also but TAINT_DIE (D), which its
+# guard-page cases cause on purpose by killing their threads.
 intel=max,vendor=GenuineIntel
+strict="panic_on_warn=1 panic_on_taint=0x3ffff"
+weak_strict="panic_on_warn=1 panic_on_taint=0x3ff7f"
 runs=(
 	"off:off::"
-	"weak:weak::"
+	"weak:weak::$weak_strict"
 	"strong:strong::"
 	"strong-pti:strong::pti=on"
 	"strong-nopcid:strong::nopcid"
@@ -59,6 +67,10 @@ logs=()
 status=0
 for run in "${runs[@]}"; do
 	IFS=: read -r label cfg cpu args <<< "$run"
+	case "$args" in
+	*panic_on_taint=*) ;;
+	*) args="$strict $args" ;;
+	esac
 	log=build/$cfg/kunit-$label.log
 	echo "test: booting $label"
 	# shellcheck disable=SC2086 # $args is a list of kernel arguments

@@ -11,6 +11,7 @@
 #include <linux/args.h>
 #include <linux/compiler.h>
 #include <linux/list.h>
+#include <linux/spinlock_types.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 
@@ -28,9 +29,11 @@ typedef int (*sbm_func)(void *data);
  * @private: architecture-private state
  * @bufs:    private copies of the caller's buffers
  * @caller:  where the running call was made from, for reports
+ * @lock:    guards @live and @busy_task
  * @live:    between sbm_init() and sbm_destroy()
- * @busy:    bit 0 is set while a call runs
- * @busy_task: the task whose call runs
+ * @busy_task: the task whose operation (a call, a buffer registration,
+ *           an adoption, a limit change or sbm_destroy()) holds the
+ *           instance; NULL when none does
  * @args_size: size of the argument block of the running call, which the
  *           architecture copies into the sandbox; 0 to pass @data as is
  * @objects: what the target allocated through the allocation services and
@@ -47,8 +50,8 @@ struct sbm {
 	void *private;
 	struct list_head bufs;
 	unsigned long caller;
+	spinlock_t lock;
 	bool live;
-	unsigned long busy;
 	struct task_struct *busy_task;
 	size_t args_size;
 	struct xarray objects;
@@ -187,7 +190,8 @@ void *sbm_add_map(struct sbm *sbm, const void *buf, size_t size,
  * Tells "the sandbox failed" apart from "the target function returned an
  * error": once any SBM operation on @sbm fails (setup, allocation, mapping,
  * abort of the target), every later operation fails with the same code
- * without doing anything.
+ * without doing anything. sbm_destroy() leaves it as it was, so it still
+ * tells what happened while the instance lived.
  *
  * Return: 0, or the first failure as a negative errno.
  */

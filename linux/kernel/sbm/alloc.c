@@ -19,6 +19,7 @@
 #include <linux/export.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sbm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -56,16 +57,43 @@ static unsigned long sbm_object_index(const void *ptr)
 	return (unsigned long)ptr >> PAGE_SHIFT;
 }
 
+/*
+ * What an object of @size holds against the quota, or 0 if it can never
+ * be allocated: a kmalloc() object is a power-of-two number of pages of
+ * at most KMALLOC_MAX_SIZE, a vmalloc() one whole pages of at most the
+ * memory there is. Either bound comes before any rounding, which would
+ * wrap for sizes near SIZE_MAX.
+ */
+static size_t sbm_object_bytes(size_t size, bool vmalloc)
+{
+	if (!vmalloc)
+		return size > KMALLOC_MAX_SIZE ? 0 : PAGE_SIZE << get_order(size);
+	if (size > totalram_pages() << PAGE_SHIFT)
+		return 0;
+	return PAGE_ALIGN(size);
+}
+
+/*
+ * The quota holds whatever order the caller sets limits and the target
+ * allocates in: a limit lowered below what the instance holds lets no
+ * allocation through until enough is freed.
+ */
+static bool sbm_quota_allows(const struct sbm *sbm, size_t bytes)
+{
+	size_t total;
+
+	return !check_add_overflow(sbm->alloc_bytes, bytes, &total) &&
+	       total <= sbm->alloc_limit;
+}
+
 static void *sbm_object_alloc(struct sbm *sbm, size_t size, bool vmalloc)
 {
-	size_t bytes = vmalloc ? PAGE_ALIGN(size) : PAGE_SIZE << get_order(size);
+	size_t bytes = sbm_object_bytes(size, vmalloc);
 	struct sbm_object *obj;
 
 	if (!size)
 		return ZERO_SIZE_PTR;
-	if (size > sbm->alloc_limit || bytes > sbm->alloc_limit - sbm->alloc_bytes)
-		return NULL;
-	if (!vmalloc && size > KMALLOC_MAX_SIZE)
+	if (!bytes || !sbm_quota_allows(sbm, bytes))
 		return NULL;
 
 	obj = kmalloc(sizeof(*obj), GFP_KERNEL);
@@ -164,28 +192,31 @@ void sbm_free_objects(struct sbm *sbm)
  * tracked, every pointer is accepted and sbm_destroy() frees nothing that
  * the target allocated.
  *
- * Return: 0; -ENOENT if @ptr is not a live object of @sbm; -EBUSY while a
- * call runs; the sticky error of a failed instance, whose objects are
+ * Return: 0; -ENOENT if @ptr is not a live object of @sbm; -EBUSY while
+ * another operation on @sbm runs, such as a call; the sticky error of a failed instance, whose objects are
  * gone; -EINVAL after sbm_destroy().
  */
 int sbm_adopt(struct sbm *sbm, const void *ptr)
 {
 	struct sbm_object *obj;
 
+	int err;
+
 	if (!IS_ENABLED(CONFIG_HAVE_ARCH_SBM))
 		return 0;
-	if (!sbm->live)
-		return -EINVAL;
-	if (sbm->error)
-		return sbm->error;
-	if (test_bit(0, &sbm->busy))
-		return -EBUSY;
-	obj = sbm_object_find(sbm, (unsigned long)ptr);
-	if (!obj)
-		return -ENOENT;
-	sbm_object_forget(sbm, obj);
-	sbm_stat_add(SBM_STAT_OBJECTS_ADOPTED, 1);
-	return 0;
+	err = sbm_claim(sbm);
+	if (err)
+		return err;
+	err = sbm->error;
+	obj = err ? NULL : sbm_object_find(sbm, (unsigned long)ptr);
+	if (obj) {
+		sbm_object_forget(sbm, obj);
+		sbm_stat_add(SBM_STAT_OBJECTS_ADOPTED, 1);
+	} else if (!err) {
+		err = -ENOENT;
+	}
+	sbm_release(sbm);
+	return err;
 }
 EXPORT_SYMBOL_GPL(sbm_adopt);
 
@@ -206,12 +237,15 @@ EXPORT_SYMBOL_GPL(sbm_adopt);
 size_t sbm_object_size(struct sbm *sbm, const void *ptr)
 {
 	struct sbm_object *obj;
+	size_t size = 0;
 
-	if (!IS_ENABLED(CONFIG_HAVE_ARCH_SBM) || !sbm->live || sbm->error ||
-	    test_bit(0, &sbm->busy))
+	if (!IS_ENABLED(CONFIG_HAVE_ARCH_SBM) || sbm_claim(sbm))
 		return 0;
-	obj = sbm_object_find(sbm, (unsigned long)ptr);
-	return obj ? obj->size : 0;
+	obj = sbm->error ? NULL : sbm_object_find(sbm, (unsigned long)ptr);
+	if (obj)
+		size = obj->size;
+	sbm_release(sbm);
+	return size;
 }
 EXPORT_SYMBOL_GPL(sbm_object_size);
 
@@ -221,17 +255,22 @@ EXPORT_SYMBOL_GPL(sbm_object_size);
  * @bytes: the most that its live objects may hold, counted in whole pages
  *
  * An allocation beyond the limit fails with NULL, as allocations do when
- * memory runs out. The default is %SBM_DEFAULT_ALLOC_LIMIT.
+ * memory runs out. The default is %SBM_DEFAULT_ALLOC_LIMIT; %SIZE_MAX
+ * means no limit but the memory there is. A limit below what the live
+ * objects already hold frees nothing: no allocation succeeds until they
+ * hold less than @bytes plus its size.
  *
- * Return: 0; -EBUSY while a call runs; -EINVAL after sbm_destroy().
+ * Return: 0; -EBUSY while another operation on @sbm runs, such as a call;
+ * -EINVAL after sbm_destroy().
  */
 int sbm_set_alloc_limit(struct sbm *sbm, size_t bytes)
 {
-	if (!sbm->live)
-		return -EINVAL;
-	if (test_bit(0, &sbm->busy))
-		return -EBUSY;
+	int err = sbm_claim(sbm);
+
+	if (err)
+		return err;
 	sbm->alloc_limit = bytes;
+	sbm_release(sbm);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(sbm_set_alloc_limit);

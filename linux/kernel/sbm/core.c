@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) "sbm: " fmt
 
 #include <kunit/static_stub.h>
+#include <linux/atomic.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
 #include <linux/init.h>
@@ -19,6 +20,7 @@
 #include <linux/overflow.h>
 #include <linux/preempt.h>
 #include <linux/sched/clock.h>
+#include <linux/spinlock.h>
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include <linux/sbm.h>
@@ -86,9 +88,64 @@ static int sbm_check_range(const void *buf, size_t size, unsigned long *end,
 	return 0;
 }
 
+/**
+ * sbm_claim() - take an instance for one operation
+ * @sbm: the instance
+ *
+ * Every operation on an instance holds it from start to end, so that no
+ * two of them, from any threads, ever overlap: a call, a buffer
+ * registration, an adoption, a limit change and sbm_destroy() each either
+ * proceed alone or fail.
+ *
+ * Return: 0; -EINVAL before sbm_init() or after sbm_destroy(); -EBUSY
+ * while another operation holds @sbm.
+ */
+int sbm_claim(struct sbm *sbm)
+{
+	int err = 0;
+
+	spin_lock(&sbm->lock);
+	if (!sbm->live)
+		err = -EINVAL;
+	else if (sbm->busy_task)
+		err = -EBUSY;
+	else
+		sbm->busy_task = get_task_struct(current);
+	spin_unlock(&sbm->lock);
+	return err;
+}
+
+/**
+ * sbm_release() - end an operation that sbm_claim() started
+ * @sbm: the instance
+ */
+void sbm_release(struct sbm *sbm)
+{
+	struct task_struct *task;
+
+	spin_lock(&sbm->lock);
+	task = sbm->busy_task;
+	sbm->busy_task = NULL;
+	spin_unlock(&sbm->lock);
+	put_task_struct(task);
+}
+
 /*
- * The checks that every buffer macro starts with. Return: 1 to go on; 0
- * when the macro yields @*ret without doing anything.
+ * Fail an operation that found the instance busy: its caller races a call
+ * on another thread, whose result can no longer be trusted either.
+ */
+static void *sbm_fail_busy(struct sbm *sbm, unsigned long caller)
+{
+	pr_err_ratelimited("%pS: buffer registered while the instance is in use\n",
+			   (void *)caller);
+	cmpxchg(&sbm->error, 0, -EBUSY);
+	return NULL;
+}
+
+/*
+ * The checks that every buffer macro starts with, and the claim of the
+ * instance. Return: 1 to go on, with @sbm claimed; 0 when the macro
+ * yields @*ret without doing anything.
  */
 static int sbm_start_buf(struct sbm *sbm, const void *buf, size_t size,
 			 unsigned long *end, unsigned long caller, void **ret)
@@ -96,20 +153,21 @@ static int sbm_start_buf(struct sbm *sbm, const void *buf, size_t size,
 	int err;
 
 	*ret = NULL;
-	if (!sbm->live && !sbm->error)
-		sbm->error = -EINVAL;
-	if (sbm->error)
+	err = sbm_claim(sbm);
+	if (err == -EBUSY)
+		sbm_fail_busy(sbm, caller);
+	if (err)
 		return 0;
-	if (!size) {
+	if (!sbm->error && !size)
 		*ret = ZERO_SIZE_PTR;
-		return 0;
-	}
-	err = sbm_check_range(buf, size, end, caller);
-	if (err) {
+	if (!sbm->error && size) {
+		err = sbm_check_range(buf, size, end, caller);
+		if (!err)
+			return 1;
 		sbm->error = err;
-		return 0;
 	}
-	return 1;
+	sbm_release(sbm);
+	return 0;
 }
 
 static int sbm_arch_map(struct sbm *sbm, unsigned long start,
@@ -195,8 +253,10 @@ void *sbm_add_copy(struct sbm *sbm, const void *buf, size_t size,
 		return ret;
 
 	copy = sbm_alloc_buf(size);
-	if (!copy)
-		return sbm_fail(sbm, -ENOMEM);
+	if (!copy) {
+		ret = sbm_fail(sbm, -ENOMEM);
+		goto out;
+	}
 	copy->caller = (void *)buf;
 	copy->size = size;
 	copy->dir = dir;
@@ -206,11 +266,15 @@ void *sbm_add_copy(struct sbm *sbm, const void *buf, size_t size,
 	err = sbm_arch_map(sbm, start, end, dir & SBM_BUF_OUT);
 	if (err) {
 		sbm_free_buf(copy);
-		return sbm_fail(sbm, err);
+		ret = sbm_fail(sbm, err);
+		goto out;
 	}
 
 	list_add_tail(&copy->list, &sbm->bufs);
-	return copy->copy;
+	ret = copy->copy;
+out:
+	sbm_release(sbm);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(sbm_add_copy);
 
@@ -247,15 +311,17 @@ void *sbm_add_map(struct sbm *sbm, const void *buf, size_t size,
 			 object_is_on_stack(buf))) {
 		pr_warn_ratelimited("%pS: writable map of %zu bytes at %p is not whole pages off the stack\n",
 				    (void *)_RET_IP_, size, buf);
-		return sbm_fail(sbm, -EINVAL);
+		ret = sbm_fail(sbm, -EINVAL);
+		goto out;
 	}
 
 	start = (unsigned long)buf & PAGE_MASK;
 	end = PAGE_ALIGN(end);
 	err = sbm_arch_map(sbm, start, end, writable);
-	if (err)
-		return sbm_fail(sbm, err);
-	return (void *)buf;
+	ret = err ? sbm_fail(sbm, err) : (void *)buf;
+out:
+	sbm_release(sbm);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(sbm_add_map);
 
@@ -271,6 +337,7 @@ EXPORT_SYMBOL_GPL(sbm_add_map);
 int sbm_init(struct sbm *sbm)
 {
 	memset(sbm, 0, sizeof(*sbm));
+	spin_lock_init(&sbm->lock);
 	INIT_LIST_HEAD(&sbm->bufs);
 	xa_init(&sbm->objects);
 	sbm->alloc_limit = SBM_DEFAULT_ALLOC_LIMIT;
@@ -281,6 +348,21 @@ int sbm_init(struct sbm *sbm)
 }
 EXPORT_SYMBOL_GPL(sbm_init);
 
+/*
+ * In weak isolation a target that hits a guard page kills its thread in
+ * the middle of the call: that call never ends, and its claim is stale.
+ */
+static bool sbm_claim_orphaned(struct sbm *sbm)
+{
+	bool orphaned;
+
+	spin_lock(&sbm->lock);
+	orphaned = sbm->live && sbm->busy_task &&
+		   (sbm->busy_task->flags & PF_EXITING);
+	spin_unlock(&sbm->lock);
+	return orphaned;
+}
+
 /**
  * sbm_destroy() - free a sandbox instance's resources
  * @sbm: the instance
@@ -289,61 +371,73 @@ EXPORT_SYMBOL_GPL(sbm_init);
  * not adopt, and the architecture's state. Safe after a failed
  * sbm_init(), after a failed call, when no call was made and twice; the
  * buffers returned by the SBM_COPY_* macros are invalid afterwards, and
- * every later operation on @sbm fails with -EINVAL (or the sticky error it
- * had) until the next sbm_init().
+ * every later operation on @sbm fails with -EINVAL until the next
+ * sbm_init(). sbm_error() keeps its value. While another operation holds
+ * @sbm (a call on another thread, say), it frees nothing, reports the
+ * misuse and returns: the instance stays usable and must be destroyed
+ * again once that operation is over.
  */
 void sbm_destroy(struct sbm *sbm)
 {
 	struct sbm_buf *buf, *next;
+	int err = sbm_claim(sbm);
 
-	if (test_bit(0, &sbm->busy)) {
-		/*
-		 * Freeing what a running call uses would be worse than a leak,
-		 * unless the call can never finish: in weak isolation a target
-		 * that hits a guard page kills its thread.
-		 */
-		if (WARN_ONCE(!(sbm->busy_task->flags & PF_EXITING),
-			      "sbm: instance destroyed while a call runs\n"))
-			return;
+	if (err == -EBUSY && sbm_claim_orphaned(sbm)) {
+		spin_lock(&sbm->lock);
 		put_task_struct(sbm->busy_task);
-		clear_bit_unlock(0, &sbm->busy);
+		sbm->busy_task = get_task_struct(current);
+		spin_unlock(&sbm->lock);
+		err = 0;
 	}
+	if (err == -EBUSY)
+		pr_err_ratelimited("%pS: instance destroyed while in use, not freed\n",
+				   (void *)_RET_IP_);
+	if (err)
+		return;
+
 	list_for_each_entry_safe(buf, next, &sbm->bufs, list)
 		sbm_free_buf(buf);
 	INIT_LIST_HEAD(&sbm->bufs);
 	sbm_free_objects(sbm);
 	xa_destroy(&sbm->objects);
 	arch_sbm_destroy(sbm);
-	if (sbm->live)
-		sbm_stat_add(SBM_STAT_DESTROYED, 1);
+	sbm_stat_add(SBM_STAT_DESTROYED, 1);
+	spin_lock(&sbm->lock);
 	sbm->live = false;
-	if (!sbm->error)
-		sbm->error = -EINVAL;
+	spin_unlock(&sbm->lock);
+	sbm_release(sbm);
 }
 EXPORT_SYMBOL_GPL(sbm_destroy);
 
 /*
- * A call needs a live instance that no other call is using, from a
+ * A call needs a live instance that no other operation is using, from a
  * context that may sleep: the target may run for a long time and is
  * preempted like any kernel code.
  */
-static int sbm_claim(struct sbm *sbm)
+static int sbm_claim_for_call(struct sbm *sbm, unsigned long caller)
 {
-	if (!sbm->live)
+	if (irqs_disabled() || preempt_count()) {
+		pr_err_ratelimited("%pS: sbm_exec() called from atomic context\n",
+				   (void *)caller);
 		return -EINVAL;
-	if (WARN_ONCE(irqs_disabled() || preempt_count(),
-		      "sbm: sbm_exec() called from atomic context\n"))
-		return -EINVAL;
-	if (test_and_set_bit_lock(0, &sbm->busy))
-		return -EBUSY;
-	sbm->busy_task = get_task_struct(current);
-	return 0;
+	}
+	return sbm_claim(sbm);
 }
 
-static void sbm_release(struct sbm *sbm)
+/*
+ * Nothing a target wrote survives its call in a copy, for the next call's
+ * target to read or for the next caller to receive as output: every page
+ * of the output copies, the tail of the last one included, starts zeroed
+ * again. Input copies are read-only to the target.
+ */
+static void sbm_reset_copies(struct sbm *sbm)
 {
-	put_task_struct(sbm->busy_task);
-	clear_bit_unlock(0, &sbm->busy);
+	struct sbm_buf *buf;
+
+	list_for_each_entry(buf, &sbm->bufs, list) {
+		if (buf->dir & SBM_BUF_OUT)
+			memset(buf->copy, 0, buf->nr_pages << PAGE_SHIFT);
+	}
 }
 
 static int __sbm_exec(struct sbm *sbm, sbm_func func, void *data,
@@ -354,7 +448,7 @@ static int __sbm_exec(struct sbm *sbm, sbm_func func, void *data,
 	u64 start, time;
 	int ret;
 
-	ret = sbm_claim(sbm);
+	ret = sbm_claim_for_call(sbm, caller);
 	if (ret)
 		return ret;
 	if (sbm->error) {
@@ -396,6 +490,7 @@ static int __sbm_exec(struct sbm *sbm, sbm_func func, void *data,
 	}
 	sbm_stat_add(SBM_STAT_BYTES_OUT, bytes);
 out:
+	sbm_reset_copies(sbm);
 	sbm_release(sbm);
 	return ret;
 }

@@ -7,6 +7,8 @@
 
 struct sbm;
 
+int sbm_claim(struct sbm *sbm);
+void sbm_release(struct sbm *sbm);
 void sbm_free_objects(struct sbm *sbm);
 
 #endif /* _KERNEL_SBM_SBM_H */

@@ -11,11 +11,15 @@
 #define pr_fmt(fmt) "sbm_services_test: " fmt
 
 #include <kunit/test.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/panic.h>
 #include <linux/random.h>
 #include <linux/sbm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
+#include <linux/xarray.h>
 #include <trace/events/sbm.h>
 
 #include "stats.h"
@@ -502,6 +506,100 @@ static void quota_exceeded(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sbm_set_alloc_limit(&sbm, 1), -EINVAL);
 }
 
+/*
+ * Lowering the quota below what the instance holds lets nothing more
+ * through: the room left is not computed by a subtraction that wraps.
+ */
+static void quota_lowered_below_holdings(struct kunit *test)
+{
+	static const size_t first[] = {
+		PAGE_SIZE, PAGE_SIZE, PAGE_SIZE, PAGE_SIZE,
+	};
+	static const size_t second[] = {
+		PAGE_SIZE, PAGE_SIZE, 64 << 10, 64 << 10, 1 << 20, 1 << 20,
+	};
+	unsigned long got[ARRAY_SIZE(second)];
+	struct sbm sbm;
+	size_t i;
+
+	skip_unless_strong(test);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_ASSERT_EQ(test, sbm_call(&sbm, alloc_sizes,
+				       SBM_COPY_IN(&sbm, first, sizeof(first)),
+				       ARRAY_SIZE(first),
+				       SBM_COPY_OUT(&sbm, got, sizeof(got))), 0);
+	for (i = 0; i < ARRAY_SIZE(first); i++)
+		KUNIT_EXPECT_NE(test, got[i], 0);
+	KUNIT_EXPECT_EQ(test, sbm.alloc_bytes, 4 * PAGE_SIZE);
+
+	KUNIT_EXPECT_EQ(test, sbm_set_alloc_limit(&sbm, PAGE_SIZE), 0);
+	KUNIT_ASSERT_EQ(test, sbm_call(&sbm, alloc_sizes,
+				       SBM_COPY_IN(&sbm, second, sizeof(second)),
+				       ARRAY_SIZE(second),
+				       SBM_COPY_OUT(&sbm, got, sizeof(got))), 0);
+	for (i = 0; i < ARRAY_SIZE(second); i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], 0, "allocation %zu", i);
+	KUNIT_EXPECT_EQ(test, sbm.alloc_bytes, 4 * PAGE_SIZE);
+	sbm_destroy(&sbm);
+}
+
+static SBM_DEFINE_FUNC(alloc_huge, const size_t *, sizes, size_t, n,
+		       unsigned long *, got)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (i % 4) {
+		case 0:
+			got[i] = (unsigned long)kmalloc(sizes[i], GFP_KERNEL);
+			break;
+		case 1:
+			got[i] = (unsigned long)vmalloc(sizes[i]);
+			break;
+		case 2:
+			got[i] = (unsigned long)kvmalloc(sizes[i], GFP_KERNEL);
+			break;
+		default:
+			got[i] = (unsigned long)krealloc(NULL, sizes[i],
+							 GFP_KERNEL);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * With no limit (SIZE_MAX), sizes near SIZE_MAX must fail cleanly, not
+ * wrap to 0 when rounded to pages and reach the allocator, which warns.
+ */
+static void huge_sizes_without_limit(struct kunit *test)
+{
+	static const size_t sizes[] = {
+		SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX,
+		SIZE_MAX - PAGE_SIZE + 2, SIZE_MAX - PAGE_SIZE + 2,
+		SIZE_MAX - PAGE_SIZE + 2, SIZE_MAX - PAGE_SIZE + 2,
+		SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1, SIZE_MAX / 2 + 1,
+		SIZE_MAX / 2 + 1,
+		KMALLOC_MAX_SIZE + 1, SIZE_MAX - PAGE_SIZE + 1,
+		SIZE_MAX - PAGE_SIZE, KMALLOC_MAX_SIZE + 1,
+	};
+	unsigned long got[ARRAY_SIZE(sizes)];
+	struct sbm sbm;
+	size_t i;
+
+	skip_unless_strong(test);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_set_alloc_limit(&sbm, SIZE_MAX), 0);
+	KUNIT_ASSERT_EQ(test, sbm_call(&sbm, alloc_huge,
+				       SBM_COPY_IN(&sbm, sizes, sizeof(sizes)),
+				       ARRAY_SIZE(sizes),
+				       SBM_COPY_OUT(&sbm, got, sizeof(got))), 0);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		KUNIT_EXPECT_EQ_MSG(test, got[i], 0, "allocation %zu", i);
+	KUNIT_EXPECT_EQ(test, sbm.alloc_bytes, 0);
+	sbm_destroy(&sbm);
+}
+
 static SBM_DEFINE_FUNC(leave_secret, u32 **, where)
 {
 	*where = kmalloc(sizeof(u32), GFP_KERNEL);
@@ -604,8 +702,305 @@ static void service_per_target(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, (void *)rec.callee, (void *)sbm_test_service);
 	KUNIT_EXPECT_EQ(test, sbm_test_counter, 0);
 }
+
+/*
+ * Services with random arguments. A target calls every allowlisted
+ * service, with arguments drawn from a seeded generator: sizes at page,
+ * order and KMALLOC_MAX_SIZE boundaries and next to SIZE_MAX, its own
+ * live and freed objects, another sandbox's object, and kernel, user,
+ * non-canonical and guard-page addresses. After each call it calls
+ * fuzz_check(), whose handler checks in kernel mode that the quota
+ * holds, that the instance's books agree with its objects and with the
+ * global counters, and that no taint flag appeared.
+ */
+#define FUZZ_CALLS		100000
+#define FUZZ_CALLS_PER_EXEC	1000
+#define FUZZ_MAX_SERVICES	64
+#define FUZZ_LIVE		16
+
+enum {
+	FUZZ_PTR_KERNEL_TEXT,
+	FUZZ_PTR_KERNEL_DATA,
+	FUZZ_PTR_KERNEL_HEAP,
+	FUZZ_PTR_USER,
+	FUZZ_PTR_NONCANONICAL,
+	FUZZ_PTR_NONCANONICAL_48,
+	FUZZ_PTR_GUARD,
+	FUZZ_PTR_OTHER_SANDBOX,
+	FUZZ_PTR_CALLER_STACK,
+	FUZZ_PTR_TOP,
+	FUZZ_NR_PTRS
+};
+
+struct fuzz_plan {
+	u64 seed;
+	unsigned int calls;
+	unsigned int nr_services;
+	unsigned long services[FUZZ_MAX_SERVICES];
+	unsigned long ptrs[FUZZ_NR_PTRS];
+};
+
+static const size_t fuzz_sizes[] = {
+	0, 1, 7, 8, 63, 64, PAGE_SIZE - 1, PAGE_SIZE, PAGE_SIZE + 1,
+	2 * PAGE_SIZE, (PAGE_SIZE << PAGE_ALLOC_COSTLY_ORDER) - 1,
+	(PAGE_SIZE << PAGE_ALLOC_COSTLY_ORDER) + 1, KMALLOC_MAX_SIZE,
+	KMALLOC_MAX_SIZE + 1, 1UL << 31, 1UL << 32, SIZE_MAX / 2,
+	SIZE_MAX / 2 + 1, SIZE_MAX - PAGE_SIZE, SIZE_MAX - PAGE_SIZE + 1,
+	SIZE_MAX - PAGE_SIZE + 2, SIZE_MAX - 1, SIZE_MAX,
+};
+
+/* What the checks found, for the case to report. */
+static struct {
+	struct sbm *other;
+	u64 live_base;
+	unsigned long taint;
+	size_t held;
+	unsigned long checks;
+	unsigned long calls;
+	const char *failure;
+	size_t bytes, limit;
+} fuzz;
+
+static u64 fuzz_next(u64 *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
+
+static unsigned long fuzz_arg(u64 *state, const struct fuzz_plan *plan,
+			      const unsigned long *live)
+{
+	u64 r = fuzz_next(state);
+
+	switch (r % 16) {
+	case 0 ... 3:
+		return live[(r >> 8) % FUZZ_LIVE];
+	case 4 ... 8:
+		return (r >> 8) % (3 * PAGE_SIZE);
+	case 9 ... 13:
+		return fuzz_sizes[(r >> 8) % ARRAY_SIZE(fuzz_sizes)];
+	case 14:
+		/* Rarely hostile, so that a call often has many before it. */
+		if ((r >> 8) % 16)
+			return 0;
+		return plan->ptrs[(r >> 16) % FUZZ_NR_PTRS];
+	default:
+		return r >> 4;
+	}
+}
+
+static noinline __noipa void fuzz_check(void)
+{
+	barrier();
+}
+
+static unsigned long fuzz_objects(struct sbm *sbm)
+{
+	unsigned long index, n = 0;
+	void *entry;
+
+	xa_for_each(&sbm->objects, index, entry)
+		n++;
+	return n;
+}
+
+static u64 fuzz_live_objects(void)
+{
+	return sbm_stat_read(SBM_STAT_OBJECTS_ALLOCATED) -
+	       sbm_stat_read(SBM_STAT_OBJECTS_FREED) -
+	       sbm_stat_read(SBM_STAT_OBJECTS_ADOPTED);
+}
+
+/* The invariants, between two service calls or after a call. */
+static void fuzz_verify(struct sbm *sbm)
+{
+	unsigned long n = fuzz_objects(sbm);
+
+	fuzz.checks++;
+	if (fuzz.failure)
+		return;
+	fuzz.bytes = sbm->alloc_bytes;
+	fuzz.limit = sbm->alloc_limit;
+	if (sbm->alloc_bytes > max(sbm->alloc_limit, fuzz.held))
+		fuzz.failure = "quota exceeded";
+	else if (!PAGE_ALIGNED(sbm->alloc_bytes) ||
+		 sbm->alloc_bytes < n * PAGE_SIZE || (!n != !sbm->alloc_bytes))
+		fuzz.failure = "allocated bytes disagree with the objects";
+	else if (fuzz_live_objects() - fuzz.live_base !=
+		 n + fuzz_objects(fuzz.other))
+		fuzz.failure = "global counters disagree with the objects";
+	else if (get_taint() != fuzz.taint)
+		fuzz.failure = "kernel tainted";
+	fuzz.held = min(sbm->alloc_bytes, fuzz.held);
+}
+
+static unsigned long fuzz_check_handler(struct sbm_service_call *call)
+{
+	fuzz_verify(call->sbm);
+	return 0;
+}
+
+typedef unsigned long (*fuzz_service_fn)(unsigned long, unsigned long,
+					 unsigned long, unsigned long,
+					 unsigned long, unsigned long);
+
+static SBM_DEFINE_FUNC(fuzz_services, const struct fuzz_plan *, plan,
+		       unsigned int *, done)
+{
+	unsigned long live[FUZZ_LIVE] = { }, a[6], ret;
+	u64 state = plan->seed;
+	fuzz_service_fn fn;
+	unsigned int i, j;
+
+	for (i = 0; i < plan->calls; i++) {
+		fn = (fuzz_service_fn)plan->services[fuzz_next(&state) %
+						     plan->nr_services];
+		for (j = 0; j < ARRAY_SIZE(a); j++)
+			a[j] = fuzz_arg(&state, plan, live);
+		ret = fn(a[0], a[1], a[2], a[3], a[4], a[5]);
+		if (ret)
+			live[fuzz_next(&state) % FUZZ_LIVE] = ret;
+		fuzz_check();
+		WRITE_ONCE(*done, i + 1);
+	}
+	return 0;
+}
+
+SBM_ALLOW_CALL_FROM(fuzz_services, fuzz_check, fuzz_check_handler);
+
+static SBM_DEFINE_FUNC(alloc_one, unsigned long *, where)
+{
+	*where = (unsigned long)kmalloc(64, GFP_KERNEL);
+	return *where ? 0 : -ENOMEM;
+}
+
+static void fuzz_plan_init(struct fuzz_plan *plan, unsigned long other_obj,
+			   const void *heap, const void *copy)
+{
+	const struct sbm_service *svc;
+	unsigned long stack = 0;
+
+	plan->nr_services = 0;
+	for (svc = __start_sbm_services; svc < __stop_sbm_services; svc++) {
+		if (svc->func == (const void *)fuzz_check ||
+		    plan->nr_services == FUZZ_MAX_SERVICES)
+			continue;
+		plan->services[plan->nr_services++] = (unsigned long)svc->func;
+	}
+	plan->ptrs[FUZZ_PTR_KERNEL_TEXT] = (unsigned long)kfree;
+	plan->ptrs[FUZZ_PTR_KERNEL_DATA] = (unsigned long)&sbm_test_counter;
+	plan->ptrs[FUZZ_PTR_KERNEL_HEAP] = (unsigned long)heap;
+	plan->ptrs[FUZZ_PTR_USER] = 0x10000;
+	plan->ptrs[FUZZ_PTR_NONCANONICAL] = 0x8000000000000000UL;
+	plan->ptrs[FUZZ_PTR_NONCANONICAL_48] = 0x0000800000000000UL;
+	plan->ptrs[FUZZ_PTR_GUARD] = (unsigned long)copy - PAGE_SIZE;
+	plan->ptrs[FUZZ_PTR_OTHER_SANDBOX] = other_obj;
+	plan->ptrs[FUZZ_PTR_CALLER_STACK] = (unsigned long)&stack;
+	plan->ptrs[FUZZ_PTR_TOP] = -PAGE_SIZE;
+}
+
+/* The quotas that the calls run under, in turn. */
+static const size_t fuzz_limits[] = {
+	0, 1, PAGE_SIZE - 1, PAGE_SIZE, 4 * PAGE_SIZE, 64 << 10,
+	SBM_DEFAULT_ALLOC_LIMIT, SIZE_MAX - 1, SIZE_MAX,
+};
+
+/* One call of the fuzzing target; returns what sbm_call() did. */
+static int fuzz_call(struct sbm *sbm, struct fuzz_plan *copy, u64 seed,
+		     size_t limit, unsigned int *done)
+{
+	int ret;
+
+	if (sbm_set_alloc_limit(sbm, limit))
+		fuzz.failure = "limit refused";
+	fuzz.held = sbm->alloc_bytes;
+	WRITE_ONCE(*done, 0);
+	copy->seed = seed;
+	ret = sbm_call(sbm, fuzz_services, copy, done);
+	fuzz.calls += READ_ONCE(*done);
+	fuzz_verify(sbm);
+	/* An aborted call leaves nothing allocated. */
+	if (ret && (sbm->alloc_bytes || !xa_empty(&sbm->objects)))
+		fuzz.failure = "objects left after an abort";
+	return ret;
+}
+
+static void service_fuzz(struct kunit *test)
+{
+	unsigned long other_obj = 0, completed = 0, aborted = 0;
+	unsigned int saved_limit = sbm_time_limit_ms, round;
+	struct fuzz_plan *plan, *copy;
+	unsigned int *done;
+	struct sbm sbm, other;
+	size_t limit;
+	void *heap;
+	int ret;
+
+	skip_unless_strong(test);
+	plan = kunit_kzalloc(test, sizeof(*plan), GFP_KERNEL);
+	heap = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	done = vzalloc(PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, plan);
+	KUNIT_ASSERT_NOT_NULL(test, heap);
+	KUNIT_ASSERT_NOT_NULL(test, done);
+	KUNIT_ASSERT_EQ(test, sbm_init(&other), 0);
+	KUNIT_ASSERT_EQ(test, sbm_call(&other, alloc_one,
+				       SBM_COPY_OUT(&other, &other_obj,
+						    sizeof(other_obj))), 0);
+	memset(&fuzz, 0, sizeof(fuzz));
+	fuzz.other = &other;
+	fuzz.live_base = fuzz_live_objects() - fuzz_objects(&other);
+	fuzz.taint = get_taint();
+	/* However slow this machine, a run must not end at the time limit. */
+	sbm_time_limit_ms = 600000;
+
+	for (round = 0; fuzz.calls < FUZZ_CALLS && !fuzz.failure; round++) {
+		KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+		copy = SBM_COPY_IN(&sbm, plan, sizeof(*plan));
+		KUNIT_ASSERT_NOT_NULL(test, copy);
+		KUNIT_ASSERT_NOT_NULL(test, SBM_MAP_WRITABLE(&sbm, done,
+							     PAGE_SIZE));
+		fuzz_plan_init(plan, other_obj, heap, copy);
+		plan->calls = FUZZ_CALLS_PER_EXEC;
+		limit = fuzz_limits[round % ARRAY_SIZE(fuzz_limits)];
+		ret = fuzz_call(&sbm, copy, 0x5b3d0000ULL + round, limit, done);
+		/* Then a second call on what the first left, under another quota. */
+		if (!ret) {
+			limit = round % 2 ? sbm.alloc_bytes / 2 :
+				fuzz_limits[(round + 4) % ARRAY_SIZE(fuzz_limits)];
+			ret = fuzz_call(&sbm, copy, ~(0x5b3d0000ULL + round),
+					limit, done);
+		}
+		KUNIT_EXPECT_TRUE_MSG(test, ret == 0 || ret == -EFAULT,
+				      "round %u returned %d", round, ret);
+		if (ret)
+			aborted++;
+		else
+			completed++;
+		sbm_destroy(&sbm);
+		if (fuzz_live_objects() - fuzz.live_base != fuzz_objects(&other))
+			fuzz.failure = "objects left after sbm_destroy()";
+	}
+	sbm_time_limit_ms = saved_limit;
+	sbm_destroy(&other);
+	vfree(done);
+	KUNIT_EXPECT_NULL_MSG(test, fuzz.failure,
+			      "%s after %lu calls (round %u): %zu bytes held, limit %zu",
+			      fuzz.failure, fuzz.calls, round - 1, fuzz.bytes,
+			      fuzz.limit);
+	KUNIT_EXPECT_GE(test, fuzz.calls, FUZZ_CALLS);
+	kunit_info(test, "%lu service calls, %lu checks, %u instances: %lu completed, %lu aborted\n",
+		   fuzz.calls, fuzz.checks, round, completed, aborted);
+}
 #else
 static void service_per_target(struct kunit *test)
+{
+	kunit_skip(test, "allowlist entries are declared in built-in code");
+}
+
+static void service_fuzz(struct kunit *test)
 {
 	kunit_skip(test, "allowlist entries are declared in built-in code");
 }
@@ -619,8 +1014,11 @@ static struct kunit_case sbm_services_test_cases[] = {
 	KUNIT_CASE(forbidden_call_named),
 	KUNIT_CASE(bad_service_arguments),
 	KUNIT_CASE(quota_exceeded),
+	KUNIT_CASE(quota_lowered_below_holdings),
+	KUNIT_CASE(huge_sizes_without_limit),
 	KUNIT_CASE(allocations_private),
 	KUNIT_CASE(service_per_target),
+	KUNIT_CASE(service_fuzz),
 	{}
 };
 

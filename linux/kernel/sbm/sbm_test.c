@@ -503,6 +503,55 @@ static void inout_updated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vals[1], 100);
 }
 
+#define LEFTOVER	0x5b
+
+/*
+ * Counts the bytes that are not zero in the page of @copy, then, if
+ * @leave, fills that page, the tail past the buffer included.
+ */
+static SBM_DEFINE_FUNC(look_then_leave, u8 *, copy, bool, leave)
+{
+	int seen = 0;
+	size_t i;
+
+	for (i = 0; i < PAGE_SIZE; i++)
+		seen += copy[i] != 0;
+	if (leave)
+		memset(copy, LEFTOVER, PAGE_SIZE);
+	return seen;
+}
+
+/*
+ * Nothing of a call stays in the copies for the next one: the next
+ * target finds the output copy zeroed, tail included, and a call that
+ * writes nothing hands the caller zeros, not the last call's output. An
+ * in/out copy holds the caller's contents and nothing else.
+ */
+static void copies_cleared_between_calls(struct kunit *test)
+{
+	struct sbm *sbm = test->priv;
+	u8 out[16], io[16], *copy;
+
+	copy = SBM_COPY_OUT(sbm, out, sizeof(out));
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	KUNIT_EXPECT_EQ(test, sbm_call(sbm, look_then_leave, copy, true), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(out, sizeof(out), LEFTOVER));
+	memset(out, 0, sizeof(out));
+	KUNIT_EXPECT_EQ(test, sbm_call(sbm, look_then_leave, copy, false), 0);
+	KUNIT_EXPECT_TRUE(test, all_bytes(out, sizeof(out), 0));
+
+	memset(io, 'A', sizeof(io));
+	copy = SBM_COPY_INOUT(sbm, io, sizeof(io));
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	KUNIT_EXPECT_EQ(test, sbm_call(sbm, look_then_leave, copy, true),
+			sizeof(io));
+	memset(io, 'A', sizeof(io));
+	KUNIT_EXPECT_EQ(test, sbm_call(sbm, look_then_leave, copy, false),
+			sizeof(io));
+	KUNIT_EXPECT_TRUE(test, all_bytes(io, sizeof(io), 'A'));
+	KUNIT_EXPECT_EQ(test, sbm_error(sbm), 0);
+}
+
 /* Row 15 */
 static void reads_current_stack_end(struct kunit *test)
 {
@@ -1044,6 +1093,7 @@ static struct kunit_case sbm_test_cases[] = {
 	KUNIT_CASE(in_guard_before),
 	KUNIT_CASE(read_kmalloc),
 	KUNIT_CASE(inout_updated),
+	KUNIT_CASE(copies_cleared_between_calls),
 	KUNIT_CASE(reads_current_stack_end),
 	KUNIT_CASE(stack_moved_to_kernel_stack),
 	KUNIT_CASE(write_noncanonical),

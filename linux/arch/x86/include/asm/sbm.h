@@ -21,6 +21,7 @@
 #define SBM_CTX_KERNEL_IDT	48
 #define SBM_CTX_SANDBOX_IDT	64
 #define SBM_CTX_KERNEL_PKRU	80
+#define SBM_CTX_ENTRY_FAULT	84
 
 /* struct x86_sbm_frame: 15 registers, vector, error code, IRET frame. */
 #define SBM_FRAME_SIZE		(22 * 8)
@@ -60,6 +61,8 @@ struct x86_sbm_frame {
  * @kernel_idt:    the kernel's IDT
  * @sandbox_idt:   the IDT used while the sandbox runs
  * @kernel_pkru:   PKRU to restore, if the CPU has protection keys
+ * @entry_fault:   set by the entry code when the IRET into the sandbox
+ *                 raised the exception that the frame holds
  */
 struct x86_sbm_ctx {
 	unsigned long kernel_cr3;
@@ -71,6 +74,7 @@ struct x86_sbm_ctx {
 	struct desc_ptr kernel_idt __aligned(16);
 	struct desc_ptr sandbox_idt __aligned(16);
 	u32 kernel_pkru __aligned(16);
+	u32 entry_fault;
 };
 
 static inline struct x86_sbm_frame *x86_sbm_frame(struct x86_sbm_ctx *ctx)

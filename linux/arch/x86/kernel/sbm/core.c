@@ -373,15 +373,19 @@ static enum sbm_abort_kind sbm_abort_kind(unsigned long vector)
 	}
 }
 
+/*
+ * The reason for an abort, in @buf. @entering: the IRET into the sandbox
+ * raised the exception, at the address where the target was to resume.
+ */
 static void sbm_describe(const struct x86_sbm_frame *f,
-			 const struct x86_sbm_ctx *ctx, struct sbm_abort *abort,
-			 char *buf, size_t len)
+			 const struct x86_sbm_ctx *ctx, bool entering,
+			 struct sbm_abort *abort, char *buf, size_t len)
 {
 	const char *name = NULL;
 
 	abort->ip = f->ip;
 	abort->kind = sbm_abort_kind(f->vector);
-	if (f->vector == X86_TRAP_UD || f->vector == X86_TRAP_GP)
+	if (!entering && (f->vector == X86_TRAP_UD || f->vector == X86_TRAP_GP))
 		name = sbm_service_insn(f);
 	if (name)
 		abort->kind = SBM_ABORT_SYSCALL;
@@ -390,7 +394,11 @@ static void sbm_describe(const struct x86_sbm_frame *f,
 	if (!name)
 		name = "unexpected vector";
 
-	if (f->vector == X86_TRAP_PF) {
+	if (entering) {
+		snprintf(buf, len, "%s, error code 0x%lx, returning to the sandbox",
+			 name, f->error);
+		abort->reason = buf;
+	} else if (f->vector == X86_TRAP_PF) {
 		abort->addr = ctx->cr2;
 		abort->has_addr = true;
 		snprintf(buf, len, "page fault (%s, %s)",
@@ -475,6 +483,13 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		used += local_clock() - start;
 		/* The stubs push vectors as sign-extended bytes. */
 		f->vector &= 0xff;
+		if (unlikely(s->ctx->entry_fault)) {
+			local_irq_enable();
+			s->ctx->entry_fault = 0;
+			sbm_describe(f, s->ctx, true, &abort, reason,
+				     sizeof(reason));
+			break;
+		}
 
 		interrupted = f->vector >= FIRST_EXTERNAL_VECTOR ||
 			      f->vector == X86_TRAP_NMI;
@@ -525,7 +540,7 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 				continue;
 			}
 		}
-		sbm_describe(f, s->ctx, &abort, reason, sizeof(reason));
+		sbm_describe(f, s->ctx, false, &abort, reason, sizeof(reason));
 		sbm_find_forbidden_call(s, func, f, &abort, reason,
 					sizeof(reason));
 		break;

@@ -96,6 +96,7 @@ SYM_FUNC_START(x86_sbm_enter)
 	addq	$16, %rsp		/* vector and error code */
 	UNWIND_HINT_IRET_REGS
 	CLEAR_CPU_BUFFERS
+.Lsandbox_iret:
 	iretq
 	/* Never reached; tells objtool that the IRET ends this path. */
 	UNWIND_HINT_UNDEFINED
@@ -106,11 +107,48 @@ SYM_FUNC_END(x86_sbm_enter)
  * An event while switching to or from the sandbox, on the context page's
  * stack: serve NMI, #DB and #MC with the kernel's CR3, GS base and IDT,
  * then put back whatever CR3, GS base and IDT were found (on the way out
- * of a sandbox, the GS base may still be the target's). Anything else
- * here is a bug in this file.
+ * of a sandbox, the GS base may still be the target's).
+ *
+ * The IRET into the sandbox is the one instruction here that the target
+ * has a say in: it loads the frame that the target's last exit left, with
+ * the return address of a service. Whatever it raises (#GP for an address
+ * that is not canonical, #SS or #NP for a segment) stops the sandbox as if
+ * the target had raised it at the address it was to resume at: the frame
+ * that the IRET was loading still holds all of the target's registers but
+ * the vector and error code, which the CPU gives here. Any other
+ * exception in this code is a bug in this file.
  */
 SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	UNWIND_HINT_IRET_REGS offset=16
+	cmpb	$X86_TRAP_NMI, (%rsp)
+	je	.Lkernel_event
+	cmpb	$X86_TRAP_DB, (%rsp)
+	je	.Lkernel_event
+	cmpb	$X86_TRAP_MC, (%rsp)
+	je	.Lkernel_event
+	pushq	%rax
+	leaq	.Lsandbox_iret(%rip), %rax
+	cmpq	%rax, 24(%rsp)			/* RIP in the IRET frame */
+	popq	%rax
+	jne	.Lkernel_event
+
+	pushq	%rax
+	pushq	%rcx
+	movq	(2 * 8 + 5 * 8)(%rsp), %rax	/* RSP: the sandbox's IRET frame */
+	movq	(2 * 8)(%rsp), %rcx		/* vector */
+	movq	%rcx, -16(%rax)
+	movq	(3 * 8)(%rsp), %rcx		/* error code */
+	movq	%rcx, -8(%rax)
+	movq	%rax, %rcx
+	andq	$PAGE_MASK, %rcx
+	movl	$1, SBM_CTX_ENTRY_FAULT(%rcx)
+	popq	%rcx
+	popq	%rax
+	movq	(5 * 8)(%rsp), %rsp
+	subq	$16, %rsp
+	jmp	.Lsave_sandbox
+
+.Lkernel_event:
 	pushq	%rax
 	pushq	%rcx
 	pushq	%rdx
@@ -208,6 +246,8 @@ SYM_CODE_START_LOCAL(sbm_entry_common)
 	testb	$3, 24(%rsp)		/* CS in the IRET frame */
 	jz	sbm_entry_kernel
 
+.Lsave_sandbox:
+	UNWIND_HINT_IRET_REGS offset=16
 	pushq	%rdi
 	pushq	%rsi
 	pushq	%rdx

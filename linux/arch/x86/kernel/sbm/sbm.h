@@ -225,6 +225,7 @@ int sbm_attack_rdpid(void *data);
 int sbm_attack_std_kmemdup(void *buf);
 int sbm_attack_service_noncanonical_ret(void *data);
 int sbm_attack_service_kernel_stack(void *sp);
+int sbm_attack_service_ret_past_47_bits(void *data);
 extern const char sbm_attack_int_stubs[];
 
 #endif /* _X86_KERNEL_SBM_H */

@@ -344,13 +344,27 @@ ATTACK sbm_attack_service_noncanonical_ret
 	jmp	kfree
 ATTACK_END sbm_attack_service_noncanonical_ret
 
-/* Call kfree() with the stack pointer at %rdi, kernel memory. */
+/*
+ * "Return" from kfree() to an address that is canonical only with 5-level
+ * paging: the first one past the lower half of 4-level paging.
+ */
+ATTACK sbm_attack_service_ret_past_47_bits
+	movabsq	$0x0000800000000000, %rax
+	pushq	%rax
+	xorl	%edi, %edi
+	jmp	kfree
+ATTACK_END sbm_attack_service_ret_past_47_bits
+
+/*
+ * Enter kfree() with the stack pointer at %rdi, kernel memory, so that the
+ * kernel must read the return address from there: a JMP, which pushes
+ * nothing, gets as far as the service trap; a CALL would fault first.
+ */
 ATTACK sbm_attack_service_kernel_stack
 	movq	%rsp, %rbx
 	movq	%rdi, %rsp
 	xorl	%edi, %edi
-	call	kfree
-	movq	%rbx, %rsp
+	jmp	kfree
 ATTACK_END sbm_attack_service_kernel_stack
 
 /*

@@ -14,6 +14,7 @@
 #include <linux/completion.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
+#include <linux/mm.h>
 #include <linux/processor.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
@@ -26,13 +27,43 @@
 #include <asm/fsgsbase.h>
 #include <asm/msr.h>
 #include <asm/pkru.h>
+#include <asm/sections.h>
 #include <asm/tsc.h>
+#include <trace/events/sbm.h>
 
 #include "sbm.h"
 
 #define SECRET		0x5ec7e75ec7e75ec7UL
 #define FLAGS_KERNEL	(X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_NT | \
 			 X86_EFLAGS_TF | X86_EFLAGS_IF | X86_EFLAGS_IOPL)
+
+/* What the last abort said, through the sbm_abort tracepoint. */
+struct last_abort {
+	enum sbm_abort_kind kind;
+	char reason[128];
+};
+
+static void last_abort_probe(void *data, const struct sbm *sbm,
+			     sbm_func func, const struct sbm_abort *abort)
+{
+	struct last_abort *last = data;
+
+	last->kind = abort->kind;
+	strscpy(last->reason, abort->reason);
+}
+
+static int watch_aborts(struct last_abort *last)
+{
+	last->kind = SBM_ABORT_NR;
+	last->reason[0] = 0;
+	return register_trace_sbm_abort(last_abort_probe, last);
+}
+
+static void unwatch_aborts(struct last_abort *last)
+{
+	unregister_trace_sbm_abort(last_abort_probe, last);
+	tracepoint_synchronize_unregister();
+}
 
 /* Run @func once in a new sandbox; return what sbm_exec() returned. */
 static int run_once(sbm_func func, void *data)
@@ -343,6 +374,60 @@ static SBM_DEFINE_FUNC(copy_page_at, const u8 *, page, u8 *, out)
 }
 
 /*
+ * Every page of every CPU's static per-CPU area, at the address that
+ * __per_cpu_offset[] in read-only data gives away: unreadable, or one of
+ * the stand-ins, which hold no canary and no "current" of the kernel's.
+ */
+static void other_cpus_percpu_private(struct kunit *test)
+{
+	unsigned long start = (unsigned long)__per_cpu_start & PAGE_MASK;
+	unsigned long end = PAGE_ALIGN((unsigned long)__per_cpu_end);
+	unsigned long off, base, canary_off, hot_off;
+	unsigned int cpu, readable = 0;
+	struct sbm sbm;
+	u8 *buf, *out;
+	int ret;
+
+	canary_off = (unsigned long)&fixed_percpu_data.stack_canary;
+	hot_off = (unsigned long)&pcpu_hot.current_task;
+	buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for_each_possible_cpu(cpu) {
+		base = per_cpu_offset(cpu);
+		for (off = start; off < end; off += PAGE_SIZE) {
+			memset(buf, 0, PAGE_SIZE);
+			KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+			out = SBM_COPY_OUT(&sbm, buf, PAGE_SIZE);
+			ret = sbm_call(&sbm, copy_page_at,
+				       (const u8 *)(base + off), out);
+			sbm_destroy(&sbm);
+			if (ret == -EFAULT)
+				continue;
+			KUNIT_EXPECT_EQ(test, ret, 0);
+			readable++;
+			KUNIT_EXPECT_TRUE_MSG(test,
+				off == sbm_shadow_page_offset(0) ||
+				off == sbm_shadow_page_offset(1),
+				"CPU %u: per-CPU page at offset %#lx readable",
+				cpu, off);
+			if (IS_ENABLED(CONFIG_STACKPROTECTOR) &&
+			    (canary_off & PAGE_MASK) == off)
+				KUNIT_EXPECT_NE_MSG(test,
+					*(unsigned long *)(buf + canary_off - off),
+					per_cpu(fixed_percpu_data.stack_canary, cpu),
+					"CPU %u: canary", cpu);
+			if ((hot_off & PAGE_MASK) == off)
+				KUNIT_EXPECT_PTR_NE_MSG(test,
+					*(struct task_struct **)(buf + hot_off - off),
+					per_cpu(pcpu_hot.current_task, cpu),
+					"CPU %u: current", cpu);
+		}
+	}
+	kunit_info(test, "%u CPUs, %lu per-CPU pages each, %u readable in all\n",
+		   num_possible_cpus(), (end - start) >> PAGE_SHIFT, readable);
+}
+
+/*
  * The page around pcpu_hot (where "current" lives) holds per-CPU state
  * of the kernel: in the sandbox it is a private page that has nothing of
  * it but what compiled code reads.
@@ -547,12 +632,92 @@ static void service_df_cleared(struct kunit *test)
 static void service_return_checked(struct kunit *test)
 {
 	static unsigned long kernel_word = SECRET;
+	struct last_abort last;
 
+	KUNIT_ASSERT_EQ(test, watch_aborts(&last), 0);
 	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_service_noncanonical_ret,
 				       NULL), -EFAULT);
+	KUNIT_EXPECT_EQ(test, last.kind, SBM_ABORT_SERVICE_ARGUMENT);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(last.reason, "bad return address"));
+	last.kind = SBM_ABORT_NR;
 	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_service_kernel_stack,
-				       &kernel_word + 1), -EFAULT);
+				       &kernel_word), -EFAULT);
+	KUNIT_EXPECT_EQ(test, last.kind, SBM_ABORT_SERVICE_ARGUMENT);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(last.reason, "bad return address"));
+	unwatch_aborts(&last);
 	KUNIT_EXPECT_EQ(test, kernel_word, SECRET);
+}
+
+/*
+ * Whether a return address is canonical depends on the paging mode in
+ * force, not on what the CPU could do: with 4-level paging on an LA57
+ * CPU (no5lvl), 0x0000800000000000 must be refused before IRET, which
+ * would raise #GP in the kernel; with 5-level paging it is an ordinary
+ * unmapped user address, and the fetch faults in the sandbox.
+ */
+static void service_return_canonical_in_paging_mode(struct kunit *test)
+{
+	struct last_abort last;
+
+	KUNIT_ASSERT_EQ(test, watch_aborts(&last), 0);
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_service_ret_past_47_bits,
+				       NULL), -EFAULT);
+	unwatch_aborts(&last);
+	if (pgtable_l5_enabled()) {
+		KUNIT_EXPECT_EQ(test, last.kind, SBM_ABORT_PAGE_FAULT);
+	} else {
+		KUNIT_EXPECT_EQ(test, last.kind, SBM_ABORT_SERVICE_ARGUMENT);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(last.reason,
+						   "bad return address"));
+	}
+}
+
+static noinline __noipa void sbm_attack_frame_service(void)
+{
+	barrier();
+}
+
+/*
+ * Stands for whatever makes the IRET into the sandbox fault on some CPU
+ * (a return address that IRET refuses, a segment it cannot load): gives
+ * the frame a supervisor SS, so that IRET raises #GP at CPL 0, in the
+ * switch code.
+ */
+static unsigned long sbm_attack_frame_handler(struct sbm_service_call *call)
+{
+	struct x86_sbm *s = call->sbm->private;
+
+	x86_sbm_frame(s->ctx)->ss = __KERNEL_DS;
+	return 0;
+}
+
+static SBM_DEFINE_FUNC(iret_faults)
+{
+	sbm_attack_frame_service();
+	return 0;
+}
+
+SBM_ALLOW_CALL_FROM(iret_faults, sbm_attack_frame_service,
+		    sbm_attack_frame_handler);
+
+/*
+ * An exception raised by the IRET into the sandbox is a contained abort
+ * of that sandbox, not an oops in the switch code; the next sandbox runs.
+ */
+static void entry_fault_contained(struct kunit *test)
+{
+	struct last_abort last;
+	struct sbm sbm;
+
+	KUNIT_ASSERT_EQ(test, watch_aborts(&last), 0);
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, iret_faults), -EFAULT);
+	sbm_destroy(&sbm);
+	unwatch_aborts(&last);
+	KUNIT_EXPECT_EQ(test, last.kind, SBM_ABORT_GENERAL_PROTECTION);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(last.reason,
+					   "returning to the sandbox"));
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_std_ret, NULL), 0);
 }
 
 static SBM_DEFINE_FUNC(strdup_unterminated, const char *, s, char **, out)
@@ -630,6 +795,9 @@ static struct kunit_case sbm_attack_test_cases[] = {
 	KUNIT_CASE(other_task_exposes_nothing),
 	KUNIT_CASE(service_df_cleared),
 	KUNIT_CASE(service_return_checked),
+	KUNIT_CASE(service_return_canonical_in_paging_mode),
+	KUNIT_CASE(entry_fault_contained),
+	KUNIT_CASE(other_cpus_percpu_private),
 	KUNIT_CASE(service_string_bounded),
 	KUNIT_CASE(service_use_after_free),
 	{}

@@ -21,6 +21,7 @@
 
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -146,10 +147,13 @@ enum sbm_serve_result sbm_serve(struct sbm *sbm, sbm_func func,
 	abort->ip = service;
 	/*
 	 * Where the call returns to is the target's business, but IRET to
-	 * a non-canonical address would fault in the kernel.
+	 * an address that is not canonical in the paging mode in force
+	 * raises #GP in the kernel, not in the sandbox. What the CPU could
+	 * address (x86_virt_bits) is not what the kernel runs with: an LA57
+	 * CPU runs 4-level paging with no5lvl.
 	 */
 	if (arch_sbm_read(sbm, &ret_ip, f->sp, sizeof(ret_ip)) ||
-	    !__is_canonical_address(ret_ip, boot_cpu_data.x86_virt_bits)) {
+	    !__is_canonical_address(ret_ip, __VIRTUAL_MASK_SHIFT + 1)) {
 		abort->kind = SBM_ABORT_SERVICE_ARGUMENT;
 		abort->callee = service;
 		snprintf(buf, len, "bad return address of a call of %ps",
@@ -180,9 +184,11 @@ enum sbm_serve_result sbm_serve(struct sbm *sbm, sbm_func func,
 int arch_sbm_read(struct sbm *sbm, void *dst, unsigned long src, size_t len)
 {
 	struct x86_sbm *s = sbm->private;
-	unsigned long pfn;
+	unsigned long pfn, end;
 	size_t n;
 
+	if (check_add_overflow(src, len, &end))
+		return -EFAULT;
 	while (len) {
 		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(src));
 		if (!sbm_user_lookup(&s->pt, src, 0, &pfn) || !pfn_valid(pfn))
