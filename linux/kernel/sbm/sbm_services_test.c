@@ -714,9 +714,12 @@ static void service_per_target(struct kunit *test)
  * global counters, and that no taint flag appeared.
  */
 #define FUZZ_CALLS		100000
-#define FUZZ_CALLS_PER_EXEC	1000
+/* Most calls with bad arguments end a run: runs are short, of varied length. */
+#define FUZZ_MAX_CALLS_PER_EXEC	8
 #define FUZZ_MAX_SERVICES	64
 #define FUZZ_LIVE		16
+/* Seeds a round apart differ in every bit, not only in the low ones. */
+#define FUZZ_SEED_STEP		0x9e3779b97f4a7c15ULL
 
 enum {
 	FUZZ_PTR_KERNEL_TEXT,
@@ -775,9 +778,9 @@ static unsigned long fuzz_arg(u64 *state, const struct fuzz_plan *plan,
 	u64 r = fuzz_next(state);
 
 	switch (r % 16) {
-	case 0 ... 3:
+	case 0 ... 5:
 		return live[(r >> 8) % FUZZ_LIVE];
-	case 4 ... 8:
+	case 6 ... 8:
 		return (r >> 8) % (3 * PAGE_SIZE);
 	case 9 ... 13:
 		return fuzz_sizes[(r >> 8) % ARRAY_SIZE(fuzz_sizes)];
@@ -850,7 +853,7 @@ static SBM_DEFINE_FUNC(fuzz_services, const struct fuzz_plan *, plan,
 		       unsigned int *, done)
 {
 	unsigned long live[FUZZ_LIVE] = { }, a[6], ret;
-	u64 state = plan->seed;
+	u64 state = plan->seed | 1;	/* xorshift stays at 0 */
 	fuzz_service_fn fn;
 	unsigned int i, j;
 
@@ -884,8 +887,8 @@ static void fuzz_plan_init(struct fuzz_plan *plan, unsigned long other_obj,
 
 	plan->nr_services = 0;
 	for (svc = __start_sbm_services; svc < __stop_sbm_services; svc++) {
-		if (svc->func == (const void *)fuzz_check ||
-		    plan->nr_services == FUZZ_MAX_SERVICES)
+		/* Entries for other targets would only abort the call. */
+		if (svc->target || plan->nr_services == FUZZ_MAX_SERVICES)
 			continue;
 		plan->services[plan->nr_services++] = (unsigned long)svc->func;
 	}
@@ -908,8 +911,9 @@ static const size_t fuzz_limits[] = {
 };
 
 /* One call of the fuzzing target; returns what sbm_call() did. */
-static int fuzz_call(struct sbm *sbm, struct fuzz_plan *copy, u64 seed,
-		     size_t limit, unsigned int *done)
+static int fuzz_call(struct sbm *sbm, struct fuzz_plan *plan,
+		     const struct fuzz_plan *copy, u64 seed, size_t limit,
+		     unsigned int *done)
 {
 	int ret;
 
@@ -917,7 +921,7 @@ static int fuzz_call(struct sbm *sbm, struct fuzz_plan *copy, u64 seed,
 		fuzz.failure = "limit refused";
 	fuzz.held = sbm->alloc_bytes;
 	WRITE_ONCE(*done, 0);
-	copy->seed = seed;
+	plan->seed = seed;
 	ret = sbm_call(sbm, fuzz_services, copy, done);
 	fuzz.calls += READ_ONCE(*done);
 	fuzz_verify(sbm);
@@ -936,6 +940,7 @@ static void service_fuzz(struct kunit *test)
 	struct sbm sbm, other;
 	size_t limit;
 	void *heap;
+	u64 seed, served;
 	int ret;
 
 	skip_unless_strong(test);
@@ -953,6 +958,7 @@ static void service_fuzz(struct kunit *test)
 	fuzz.other = &other;
 	fuzz.live_base = fuzz_live_objects() - fuzz_objects(&other);
 	fuzz.taint = get_taint();
+	served = sbm_stat_read(SBM_STAT_PROXIED_CALLS);
 	/* However slow this machine, a run must not end at the time limit. */
 	sbm_time_limit_ms = 600000;
 
@@ -963,15 +969,15 @@ static void service_fuzz(struct kunit *test)
 		KUNIT_ASSERT_NOT_NULL(test, SBM_MAP_WRITABLE(&sbm, done,
 							     PAGE_SIZE));
 		fuzz_plan_init(plan, other_obj, heap, copy);
-		plan->calls = FUZZ_CALLS_PER_EXEC;
+		plan->calls = 1 + round % FUZZ_MAX_CALLS_PER_EXEC;
 		limit = fuzz_limits[round % ARRAY_SIZE(fuzz_limits)];
-		ret = fuzz_call(&sbm, copy, 0x5b3d0000ULL + round, limit, done);
+		seed = (round + 1ULL) * FUZZ_SEED_STEP;
+		ret = fuzz_call(&sbm, plan, copy, seed, limit, done);
 		/* Then a second call on what the first left, under another quota. */
 		if (!ret) {
 			limit = round % 2 ? sbm.alloc_bytes / 2 :
 				fuzz_limits[(round + 4) % ARRAY_SIZE(fuzz_limits)];
-			ret = fuzz_call(&sbm, copy, ~(0x5b3d0000ULL + round),
-					limit, done);
+			ret = fuzz_call(&sbm, plan, copy, ~seed, limit, done);
 		}
 		KUNIT_EXPECT_TRUE_MSG(test, ret == 0 || ret == -EFAULT,
 				      "round %u returned %d", round, ret);
@@ -991,8 +997,15 @@ static void service_fuzz(struct kunit *test)
 			      fuzz.failure, fuzz.calls, round - 1, fuzz.bytes,
 			      fuzz.limit);
 	KUNIT_EXPECT_GE(test, fuzz.calls, FUZZ_CALLS);
-	kunit_info(test, "%lu service calls, %lu checks, %u instances: %lu completed, %lu aborted\n",
-		   fuzz.calls, fuzz.checks, round, completed, aborted);
+	/* Each call and its fuzz_check() went through the service layer. */
+	served = sbm_stat_read(SBM_STAT_PROXIED_CALLS) - served;
+	KUNIT_EXPECT_GE(test, served, 2ULL * fuzz.calls);
+	/* The mix holds both runs that end and bad arguments that stop one. */
+	KUNIT_EXPECT_GT(test, completed, 0);
+	KUNIT_EXPECT_GT(test, aborted, 0);
+	kunit_info(test, "%lu service calls (%llu served), %lu checks, %u instances: %lu completed, %lu aborted\n",
+		   fuzz.calls, served, fuzz.checks, round, completed,
+		   aborted);
 }
 #else
 static void service_per_target(struct kunit *test)
@@ -1018,7 +1031,7 @@ static struct kunit_case sbm_services_test_cases[] = {
 	KUNIT_CASE(huge_sizes_without_limit),
 	KUNIT_CASE(allocations_private),
 	KUNIT_CASE(service_per_target),
-	KUNIT_CASE(service_fuzz),
+	KUNIT_CASE_SLOW(service_fuzz),
 	{}
 };
 
