@@ -50,7 +50,7 @@ struct sbm {
 	void *private;
 	struct list_head bufs;
 	unsigned long caller;
-	spinlock_t lock;
+	spinlock_t lock;		/* guards live and busy_task */
 	bool live;
 	struct task_struct *busy_task;
 	size_t args_size;

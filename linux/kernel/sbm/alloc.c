@@ -193,13 +193,12 @@ void sbm_free_objects(struct sbm *sbm)
  * the target allocated.
  *
  * Return: 0; -ENOENT if @ptr is not a live object of @sbm; -EBUSY while
- * another operation on @sbm runs, such as a call; the sticky error of a failed instance, whose objects are
- * gone; -EINVAL after sbm_destroy().
+ * another operation on @sbm runs, such as a call; the sticky error of a
+ * failed instance, whose objects are gone; -EINVAL after sbm_destroy().
  */
 int sbm_adopt(struct sbm *sbm, const void *ptr)
 {
 	struct sbm_object *obj;
-
 	int err;
 
 	if (!IS_ENABLED(CONFIG_HAVE_ARCH_SBM))

@@ -384,7 +384,10 @@ static void other_cpus_percpu_private(struct kunit *test)
 	unsigned long end = PAGE_ALIGN((unsigned long)__per_cpu_end);
 	unsigned long off, base, canary_off, hot_off;
 	unsigned int cpu, readable = 0;
+	struct task_struct *task;
+	unsigned long canary;
 	struct sbm sbm;
+	bool stand_in;
 	u8 *buf, *out;
 	int ret;
 
@@ -405,22 +408,22 @@ static void other_cpus_percpu_private(struct kunit *test)
 				continue;
 			KUNIT_EXPECT_EQ(test, ret, 0);
 			readable++;
-			KUNIT_EXPECT_TRUE_MSG(test,
-				off == sbm_shadow_page_offset(0) ||
-				off == sbm_shadow_page_offset(1),
-				"CPU %u: per-CPU page at offset %#lx readable",
-				cpu, off);
+			stand_in = off == sbm_shadow_page_offset(0) ||
+				   off == sbm_shadow_page_offset(1);
+			KUNIT_EXPECT_TRUE_MSG(test, stand_in,
+					      "CPU %u: per-CPU page at offset %#lx readable",
+					      cpu, off);
+			canary = *(unsigned long *)(buf + (canary_off & ~PAGE_MASK));
+			task = *(struct task_struct **)(buf + (hot_off & ~PAGE_MASK));
 			if (IS_ENABLED(CONFIG_STACKPROTECTOR) &&
 			    (canary_off & PAGE_MASK) == off)
-				KUNIT_EXPECT_NE_MSG(test,
-					*(unsigned long *)(buf + canary_off - off),
-					per_cpu(fixed_percpu_data.stack_canary, cpu),
-					"CPU %u: canary", cpu);
+				KUNIT_EXPECT_NE_MSG(test, canary,
+						    per_cpu(fixed_percpu_data.stack_canary, cpu),
+						    "CPU %u: canary", cpu);
 			if ((hot_off & PAGE_MASK) == off)
-				KUNIT_EXPECT_PTR_NE_MSG(test,
-					*(struct task_struct **)(buf + hot_off - off),
-					per_cpu(pcpu_hot.current_task, cpu),
-					"CPU %u: current", cpu);
+				KUNIT_EXPECT_PTR_NE_MSG(test, task,
+							per_cpu(pcpu_hot.current_task, cpu),
+							"CPU %u: current", cpu);
 		}
 	}
 	kunit_info(test, "%u CPUs, %lu per-CPU pages each, %u readable in all\n",
