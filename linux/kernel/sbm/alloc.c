@@ -88,11 +88,12 @@ static bool sbm_quota_allows(const struct sbm *sbm, size_t bytes)
 
 static void *sbm_object_alloc(struct sbm *sbm, size_t size, bool vmalloc)
 {
-	size_t bytes = sbm_object_bytes(size, vmalloc);
 	struct sbm_object *obj;
+	size_t bytes;
 
 	if (!size)
 		return ZERO_SIZE_PTR;
+	bytes = sbm_object_bytes(size, vmalloc);
 	if (!bytes || !sbm_quota_allows(sbm, bytes))
 		return NULL;
 
