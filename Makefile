@@ -3,7 +3,7 @@
 
 CONFIGS := off weak strong
 
-.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench shell check clean
+.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench shell fuzz check clean
 
 all: test
 
@@ -27,6 +27,10 @@ bench:
 
 shell:
 	tools/shell.sh
+
+# make fuzz [SEED=n] [STREAMS=n] [CONFIG=strong]
+fuzz:
+	SEED=$(SEED) STREAMS=$(STREAMS) CONFIG=$(CONFIG) tools/fuzz.sh
 
 check: tree
 	tools/check.sh

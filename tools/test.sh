@@ -34,24 +34,35 @@ cd "$top"
 intel=max,vendor=GenuineIntel
 strict="panic_on_warn=1 panic_on_taint=0x3ffff"
 weak_strict="panic_on_warn=1 panic_on_taint=0x3ff7f"
+#
+# Each strong boot fuzzes the boundary with 20,000 streams of its own seed
+# (sandbox_mode_fuzz); the plant-* boots break one piece of it on purpose
+# (sbm.plant=) and check that the fuzzer finds that (sandbox_mode_planted).
+plant="kunit.filter_glob=sandbox_mode_planted sbm.plant"
 runs=(
 	"off:off::"
 	"weak:weak::$weak_strict"
-	"strong:strong::"
-	"strong-pti:strong::pti=on"
-	"strong-nopcid:strong::nopcid"
-	"strong-4level:strong::no5lvl"
-	"strong-preempt-none:strong::preempt=none"
-	"strong-preempt-voluntary:strong::preempt=voluntary"
-	"strong-intel:strong:$intel:"
-	"strong-mitigations:strong:$intel:mitigations=auto,nosmt spectre_v2=on mds=full"
-	"strong-lfence:strong:$intel:spectre_v2=retpoline,lfence"
+	"strong:strong::sbm_fuzz_test.seed=1"
+	"strong-pti:strong::pti=on sbm_fuzz_test.seed=2"
+	"strong-nopcid:strong::nopcid sbm_fuzz_test.seed=4"
+	"strong-4level:strong::no5lvl sbm_fuzz_test.seed=5"
+	"strong-preempt-none:strong::preempt=none sbm_fuzz_test.seed=6"
+	"strong-preempt-voluntary:strong::preempt=voluntary sbm_fuzz_test.seed=7"
+	"strong-intel:strong:$intel:sbm_fuzz_test.seed=3"
+	"strong-mitigations:strong:$intel:mitigations=auto,nosmt spectre_v2=on mds=full sbm_fuzz_test.seed=8"
+	"strong-lfence:strong:$intel:spectre_v2=retpoline,lfence sbm_fuzz_test.seed=9"
+	"plant-df:strong::$plant=df"
+	"plant-ac:strong::$plant=ac"
+	"plant-pkru:strong::$plant=pkru"
+	"plant-msr:strong::$plant=msr"
+	"plant-fpu:strong::$plant=fpu"
+	"plant-page:strong::$plant=page"
 	"modules:modules::sbm_scene=modules"
 	"apparmor-nosbm:apparmor::sbm_scene=apparmor apparmor.sbm=0"
 	"apparmor-sbm:apparmor::sbm_scene=apparmor apparmor.sbm=1"
 	"apparmor-cve:apparmor-cve::sbm_scene=apparmor-cve apparmor.sbm=1"
-	"pgp-nosbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=0"
-	"pgp-sbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=1"
+	"pgp-nosbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=0 sbm_fuzz_test.streams=2000"
+	"pgp-sbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=1 sbm_fuzz_test.streams=2000"
 )
 
 tools/deps.sh

@@ -26,6 +26,19 @@
 /* struct x86_sbm_frame: 15 registers, vector, error code, IRET frame. */
 #define SBM_FRAME_SIZE		(22 * 8)
 
+/*
+ * Faults that CONFIG_SBM_PLANTED_FAULTS can put into the boundary, for
+ * the fuzzer to find (sbm.plant= on the command line).
+ */
+#define SBM_PLANT_NONE		0
+#define SBM_PLANT_DF		1
+#define SBM_PLANT_AC		2
+#define SBM_PLANT_PKRU		3
+#define SBM_PLANT_MSR		4
+#define SBM_PLANT_FPU		5
+#define SBM_PLANT_PAGE		6
+#define SBM_PLANT_NR		7
+
 /* Sizes of the per-vector stubs in entry.S. */
 #define SBM_IDT_STUB_SIZE	16
 #define SBM_RAISE_STUB_SIZE	16

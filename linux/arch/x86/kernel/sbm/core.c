@@ -255,8 +255,10 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	 * own live registers were saved by arch_sbm_exec(), those of the task
 	 * that ran before it at the context switch.
 	 */
-	this_cpu_write(fpu_fpregs_owner_ctx, NULL);
-	write_cr0(cr0 | X86_CR0_TS | X86_CR0_EM);
+	if (!sbm_planted(SBM_PLANT_FPU)) {
+		this_cpu_write(fpu_fpregs_owner_ctx, NULL);
+		write_cr0(cr0 | X86_CR0_TS | X86_CR0_EM);
+	}
 
 	x86_sbm_enter(ctx);
 
@@ -278,7 +280,8 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	loadsegment(ds, ds);
 	loadsegment(es, es);
 	loadsegment(fs, fs);
-	wrmsrl(MSR_FS_BASE, fsbase);
+	if (!sbm_planted(SBM_PLANT_MSR))
+		wrmsrl(MSR_FS_BASE, fsbase);
 	/*
 	 * Where the kernel separates user processes by flushing branch
 	 * predictions, do so between the sandbox and the caller's process.
@@ -465,8 +468,10 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	*--sp = SBM_RETURN_ADDR;
 	sbm_shadow_update(&s->shadow);
 	/* Save the caller's live FPU registers, reloaded on return to user. */
-	kernel_fpu_begin();
-	kernel_fpu_end();
+	if (!sbm_planted(SBM_PLANT_FPU)) {
+		kernel_fpu_begin();
+		kernel_fpu_end();
+	}
 	memset(f, 0, sizeof(*f));
 	f->ip = (unsigned long)func;
 	f->di = (unsigned long)data;
@@ -550,6 +555,7 @@ abort:
 	ret = abort.err;
 out:
 	sbm_clear_stack(s, sp);
+	sbm_plant_flags(f->flags);
 	return ret;
 }
 

@@ -286,6 +286,10 @@ SYM_CODE_START_LOCAL(sbm_entry_common)
 
 	/* WRPKRU works at CPL 3: the caller's PKRU must not change. */
 	ALTERNATIVE "jmp .Lpkru_done", "", X86_FEATURE_OSPKE
+#ifdef CONFIG_SBM_PLANTED_FAULTS
+	cmpl	$SBM_PLANT_PKRU, sbm_plant(%rip)
+	je	.Lpkru_done
+#endif
 	movl	SBM_CTX_KERNEL_PKRU(%rdi), %eax
 	xorl	%ecx, %ecx
 	xorl	%edx, %edx

@@ -6,6 +6,7 @@
 #ifndef _X86_KERNEL_SBM_H
 #define _X86_KERNEL_SBM_H
 
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/sbm.h>
 #include <linux/types.h>
@@ -170,6 +171,46 @@ int sbm_shadow_init(struct sbm_shadow *sh, struct sbm_pgtable *pt);
 unsigned long sbm_shadow_page_offset(unsigned int i);
 void sbm_shadow_update(struct sbm_shadow *sh);
 void sbm_shadow_free(struct sbm_shadow *sh);
+
+#ifdef CONFIG_SBM_PLANTED_FAULTS
+DECLARE_STATIC_KEY_FALSE(sbm_plant_key);
+extern int sbm_plant;
+
+/* Whether the planted fault @plant (SBM_PLANT_*) is in force. */
+static __always_inline bool sbm_planted(int plant)
+{
+	return static_branch_unlikely(&sbm_plant_key) && sbm_plant == plant;
+}
+
+/* The planted fault in force, SBM_PLANT_NONE if none. */
+static inline int sbm_plant_current(void)
+{
+	return static_branch_unlikely(&sbm_plant_key) ? sbm_plant :
+	       SBM_PLANT_NONE;
+}
+
+const char *sbm_plant_name(void);
+void sbm_plant_flags(unsigned long flags);
+#else
+static __always_inline bool sbm_planted(int plant)
+{
+	return false;
+}
+
+static inline int sbm_plant_current(void)
+{
+	return SBM_PLANT_NONE;
+}
+
+static inline const char *sbm_plant_name(void)
+{
+	return "none";
+}
+
+static inline void sbm_plant_flags(unsigned long flags)
+{
+}
+#endif
 
 /* Test targets in sbm_x86_test_insns.S. */
 int sbm_test_syscall(void *data);

@@ -243,7 +243,8 @@ void arch_sbm_unmap_object(struct sbm *sbm, unsigned long start,
 	struct x86_sbm *s = sbm->private;
 	unsigned long addr;
 
-	sbm_unmap_kernel_range(&s->pt, start, end);
+	if (!sbm_planted(SBM_PLANT_PAGE))
+		sbm_unmap_kernel_range(&s->pt, start, end);
 	for (addr = start; addr < end; addr += PAGE_SIZE)
 		xa_erase(&s->objects, addr >> PAGE_SHIFT);
 }

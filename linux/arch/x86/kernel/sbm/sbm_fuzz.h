@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * x86-64 SandBox Mode boundary fuzzer: the generator of instruction
+ * streams and the code that runs them.
+ */
+#ifndef _X86_KERNEL_SBM_FUZZ_H
+#define _X86_KERNEL_SBM_FUZZ_H
+
+#include <linux/types.h>
+
+/* Room for a stream in the arena page, which ends in INT3 bytes. */
+#define SBM_FUZZ_STREAM_MAX	1024
+
+/**
+ * struct sbm_fuzz_env - what the generator may aim a stream at
+ * @rw:       the writable buffer the target gets in %rdi
+ * @rw_size:  its size
+ * @ro:       a read-only buffer, also mapped
+ * @ro_size:  its size
+ * @services: allowlisted services to call, with random arguments
+ * @nr_services: how many
+ * @kmalloc:  the allocation service, for alloc-and-free sequences
+ * @kfree:    the matching free
+ * @forbidden: a kernel function that is not a service
+ * @kernel:   kernel addresses to load, flush, prefetch and jump to
+ * @nr_kernel: how many
+ */
+struct sbm_fuzz_env {
+	unsigned long rw;
+	size_t rw_size;
+	unsigned long ro;
+	size_t ro_size;
+	const unsigned long *services;
+	unsigned int nr_services;
+	unsigned long kmalloc;
+	unsigned long kfree;
+	unsigned long forbidden;
+	const unsigned long *kernel;
+	unsigned int nr_kernel;
+};
+
+/**
+ * struct sbm_fuzz_stream - one generated stream
+ * @len:   its length in bytes
+ * @items: how many items it was made of
+ * @bytes: the instructions
+ */
+struct sbm_fuzz_stream {
+	unsigned int len;
+	unsigned int items;
+	u8 bytes[SBM_FUZZ_STREAM_MAX];
+};
+
+void sbm_fuzz_generate(const struct sbm_fuzz_env *env, u64 seed, u64 index,
+		       struct sbm_fuzz_stream *stream);
+
+/**
+ * struct sbm_fuzz_regs - the caller's registers when sbm_exec() returned
+ * @bx: %rbx
+ * @bp_moved: how far %rbp moved from its frame (0)
+ * @r12: %r12
+ * @r13: %r13
+ * @r14: %r14
+ * @r15: %r15
+ * @sp_moved: how far %rsp moved across the call (0)
+ * @flags: RFLAGS
+ */
+struct sbm_fuzz_regs {
+	unsigned long bx, bp_moved, r12, r13, r14, r15, sp_moved, flags;
+};
+
+/* The values that sbm_fuzz_exec() puts into the callee-saved registers. */
+#define SBM_FUZZ_BX	0xb0b0b0b0b0b0b0b0UL
+#define SBM_FUZZ_R12	0x1212121212121212UL
+#define SBM_FUZZ_R13	0x1313131313131313UL
+#define SBM_FUZZ_R14	0x1414141414141414UL
+#define SBM_FUZZ_R15	0x1515151515151515UL
+
+struct sbm;
+int sbm_fuzz_exec(struct sbm *sbm, void *target, void *data,
+		  struct sbm_fuzz_regs *regs);
+extern const u8 sbm_fuzz_arena[];
+
+#endif /* _X86_KERNEL_SBM_FUZZ_H */
