@@ -3,9 +3,9 @@
 #
 # Build build/initramfs.cpio.gz: static busybox, the init script, the
 # scenes of tools/initramfs/, the user-space helpers (benchmark, AppArmor
-# policy loader, OpenPGP key loader), the AppArmor policies and the
-# OpenPGP test data when built, and the modules of the configurations
-# given as arguments.
+# policy loader, OpenPGP key loader, the boundary fuzzer's oracle), the
+# AppArmor policies and the OpenPGP test data when built, and the modules
+# of the configurations given as arguments.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,6 +16,7 @@ cp /bin/busybox "$root/bin/busybox"
 gcc -static -O2 -o "$root/bin/nullsys" "$top/tools/bench/nullsys.c"
 gcc -static -O2 -o "$root/bin/apparmor-load" "$top/tools/apparmor-load.c"
 gcc -static -O2 -o "$root/bin/pgp-load" "$top/tools/pgp-load.c"
+gcc -static -O2 -o "$root/bin/sbm-fuzz-oracle" "$top/tools/sbm-fuzz-oracle.c"
 install -m 755 "$top/tools/initramfs/init" "$root/init"
 install -m 755 "$top"/tools/initramfs/*.sh "$root/"
 mkdir -p "$root/lib/modules"

@@ -57,6 +57,7 @@ runs=(
 	"plant-msr:strong::$plant=msr"
 	"plant-fpu:strong::$plant=fpu"
 	"plant-page:strong::$plant=page"
+	"fuzz-oracle:strong::sbm_scene=fuzz-oracle sbm_oracle=1:5000 kunit.filter_glob=sandbox_mode_planted"
 	"modules:modules::sbm_scene=modules"
 	"apparmor-nosbm:apparmor::sbm_scene=apparmor apparmor.sbm=0"
 	"apparmor-sbm:apparmor::sbm_scene=apparmor apparmor.sbm=1"

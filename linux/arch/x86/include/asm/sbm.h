@@ -22,6 +22,7 @@
 #define SBM_CTX_SANDBOX_IDT	64
 #define SBM_CTX_KERNEL_PKRU	80
 #define SBM_CTX_ENTRY_FAULT	84
+#define SBM_CTX_SANDBOX_PKRU	88
 
 /* struct x86_sbm_frame: 15 registers, vector, error code, IRET frame. */
 #define SBM_FRAME_SIZE		(22 * 8)
@@ -76,6 +77,8 @@ struct x86_sbm_frame {
  * @kernel_pkru:   PKRU to restore, if the CPU has protection keys
  * @entry_fault:   set by the entry code when the IRET into the sandbox
  *                 raised the exception that the frame holds
+ * @sandbox_pkru:  the target's own PKRU, kept across exits
+ * @sandbox_fsbase: the target's own FS base, kept across exits
  */
 struct x86_sbm_ctx {
 	unsigned long kernel_cr3;
@@ -88,6 +91,8 @@ struct x86_sbm_ctx {
 	struct desc_ptr sandbox_idt __aligned(16);
 	u32 kernel_pkru __aligned(16);
 	u32 entry_fault;
+	u32 sandbox_pkru;
+	unsigned long sandbox_fsbase __aligned(8);
 };
 
 static inline struct x86_sbm_frame *x86_sbm_frame(struct x86_sbm_ctx *ctx)

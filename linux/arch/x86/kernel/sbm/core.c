@@ -29,6 +29,7 @@
 #include <asm/desc.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/xstate.h>
+#include <asm/fsgsbase.h>
 #include <asm/ia32.h>
 #include <asm/msr.h>
 #include <asm/nospec-branch.h>
@@ -259,9 +260,12 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 		this_cpu_write(fpu_fpregs_owner_ctx, NULL);
 		write_cr0(cr0 | X86_CR0_TS | X86_CR0_EM);
 	}
+	/* The caller's thread pointer is not the target's business. */
+	x86_fsbase_write_cpu(ctx->sandbox_fsbase);
 
 	x86_sbm_enter(ctx);
 
+	ctx->sandbox_fsbase = x86_fsbase_read_cpu();
 	write_cr0(cr0);
 	if (xfd)
 		wrmsrl(MSR_IA32_XFD, xfd_armed);
@@ -479,6 +483,14 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	f->ss = __USER_DS;
 	f->flags = X86_EFLAGS_IF | X86_EFLAGS_FIXED;
 	f->sp = (unsigned long)sp;
+	/*
+	 * The target starts with its caller's protection keys and an FS base
+	 * of its own. (Its GS base is the kernel's, for compiled code to find
+	 * the per-CPU stand-ins.)
+	 */
+	if (cpu_feature_enabled(X86_FEATURE_OSPKE))
+		s->ctx->sandbox_pkru = rdpkru();
+	s->ctx->sandbox_fsbase = 0;
 
 	for (;;) {
 		local_irq_disable();
@@ -533,8 +545,11 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 			goto out;
 		}
 
-		/* A stale global TLB entry of the kernel's: drop it, retry. */
-		if (f->vector == X86_TRAP_PF &&
+		/*
+		 * A stale global TLB entry of the kernel's: drop it, retry.
+		 * Protection keys are the target's own doing, not the TLB's.
+		 */
+		if (f->vector == X86_TRAP_PF && !(f->error & X86_PF_PK) &&
 		    sbm_user_access_ok(&s->pt, s->ctx->cr2, f->error)) {
 			if (s->ctx->cr2 != stale_addr) {
 				stale_addr = s->ctx->cr2;

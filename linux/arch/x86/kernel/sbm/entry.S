@@ -78,6 +78,14 @@ SYM_FUNC_START(x86_sbm_enter)
 	movq	SBM_CTX_SANDBOX_CR3(%rdi), %rax
 	movq	%rax, %cr3
 
+	/* Protection keys check user pages only: none is touched from here. */
+	ALTERNATIVE "jmp .Lsandbox_pkru_done", "", X86_FEATURE_OSPKE
+	movl	SBM_CTX_SANDBOX_PKRU(%rdi), %eax
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	wrpkru
+.Lsandbox_pkru_done:
+
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -284,14 +292,19 @@ SYM_CODE_START_LOCAL(sbm_entry_common)
 	movl	SBM_CTX_KERNEL_GSBASE+4(%rdi), %edx
 	wrmsr
 
-	/* WRPKRU works at CPL 3: the caller's PKRU must not change. */
+	/*
+	 * WRPKRU works at CPL 3: the caller's PKRU must not change, and the
+	 * target's is its own when it resumes.
+	 */
 	ALTERNATIVE "jmp .Lpkru_done", "", X86_FEATURE_OSPKE
+	xorl	%ecx, %ecx
+	rdpkru
+	movl	%eax, SBM_CTX_SANDBOX_PKRU(%rdi)
 #ifdef CONFIG_SBM_PLANTED_FAULTS
 	cmpl	$SBM_PLANT_PKRU, sbm_plant(%rip)
 	je	.Lpkru_done
 #endif
 	movl	SBM_CTX_KERNEL_PKRU(%rdi), %eax
-	xorl	%ecx, %ecx
 	xorl	%edx, %edx
 	wrpkru
 .Lpkru_done:

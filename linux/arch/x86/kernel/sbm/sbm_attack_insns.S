@@ -105,6 +105,57 @@ ATTACK sbm_attack_wrpkru
 	wrpkru
 ATTACK_END sbm_attack_wrpkru
 
+/*
+ * Deny itself writes to its own pages (protection key 0), then write its
+ * stack: the CPU must stop it there, the first time and every time.
+ */
+ATTACK sbm_attack_pkru_deny_write
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	rdpkru
+	orl	$2, %eax
+	wrpkru
+	movq	%rax, -64(%rsp)
+ATTACK_END sbm_attack_pkru_deny_write
+
+/*
+ * Set its PKRU (both bits of key 1), call a service, and return what
+ * PKRU reads then minus what it set: 0 if the exit and re-entry kept it.
+ */
+ATTACK sbm_attack_pkru_across_service
+	xorl	%ecx, %ecx
+	xorl	%edx, %edx
+	rdpkru
+	orl	$0xc, %eax
+	wrpkru
+	movl	%eax, %ebx
+	xorl	%edi, %edi
+	call	kfree
+	xorl	%ecx, %ecx
+	rdpkru
+	subl	%ebx, %eax
+	RET
+SYM_FUNC_END(sbm_attack_pkru_across_service)
+STACK_FRAME_NON_STANDARD sbm_attack_pkru_across_service
+
+/*
+ * Return 0 if the FS base it starts with is zero, not its caller's thread
+ * pointer, and if after a service call it is the one it set before.
+ */
+ATTACK sbm_attack_fs_base_private
+	rdfsbase %rax
+	testq	%rax, %rax
+	jnz	1f
+	movabsq	$0x00005ec7e75ec7e0, %rbx
+	wrfsbase %rbx
+	xorl	%edi, %edi
+	call	kfree
+	rdfsbase %rax
+	subq	%rbx, %rax
+1:	RET
+SYM_FUNC_END(sbm_attack_fs_base_private)
+STACK_FRAME_NON_STANDARD sbm_attack_fs_base_private
+
 /* %rdi: the new base. */
 ATTACK sbm_attack_wrgsbase
 	wrgsbase %rdi

@@ -162,11 +162,53 @@ static void pkru_restored(struct kunit *test)
 		kunit_skip(test, "no protection keys");
 	migrate_disable();
 	before = read_pkru();
-	ret = run_once(sbm_attack_wrpkru, (void *)(unsigned long)~before);
+	/* Every key denied but key 0, which its own pages use. */
+	ret = run_once(sbm_attack_wrpkru, (void *)(unsigned long)(~before & ~3));
 	after = read_pkru();
 	migrate_enable();
 	KUNIT_EXPECT_EQ(test, ret, 0);
 	KUNIT_EXPECT_EQ(test, after, before);
+}
+
+/*
+ * The target's own PKRU is the target's across the exits and re-entries
+ * of a call: a page-fault that protection keys raise ends the sandbox
+ * instead of being retried (found by the boundary fuzzer's oracle: the
+ * retry ran the target on with the kernel's PKRU), and a service call
+ * leaves the target the PKRU it had.
+ */
+static void pkru_kept_for_target(struct kunit *test)
+{
+	struct last_abort last;
+
+	if (!cpu_feature_enabled(X86_FEATURE_OSPKE))
+		kunit_skip(test, "no protection keys");
+	KUNIT_ASSERT_EQ(test, watch_aborts(&last), 0);
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_pkru_deny_write, NULL),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, last.kind, SBM_ABORT_PAGE_FAULT);
+	unwatch_aborts(&last);
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_pkru_across_service, NULL), 0);
+}
+
+/*
+ * A target starts with an FS base of zero, not with its caller's thread
+ * pointer, and keeps the FS base it set across the exits of a call (found
+ * by the boundary fuzzer's oracle: a target got its caller's FS base).
+ */
+static void fs_base_private_to_target(struct kunit *test)
+{
+	unsigned long fs;
+
+	if (!cpu_feature_enabled(X86_FEATURE_FSGSBASE))
+		kunit_skip(test, "no FSGSBASE");
+	migrate_disable();
+	rdmsrl(MSR_FS_BASE, fs);
+	/* As a user process calling into the kernel leaves it. */
+	wrmsrl(MSR_FS_BASE, SECRET >> 17);
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_fs_base_private, NULL), 0);
+	wrmsrl(MSR_FS_BASE, fs);
+	migrate_enable();
 }
 
 /* FS and GS: selectors and bases are the kernel's after any exit. */
@@ -785,7 +827,9 @@ static struct kunit_case sbm_attack_test_cases[] = {
 	KUNIT_CASE_PARAM(rflags_restored, flags_attack_gen_params),
 	KUNIT_CASE(dr6_clean),
 	KUNIT_CASE(pkru_restored),
+	KUNIT_CASE(pkru_kept_for_target),
 	KUNIT_CASE(segments_restored),
+	KUNIT_CASE(fs_base_private_to_target),
 	KUNIT_CASE_PARAM(cpl0_refused, cpl0_attack_gen_params),
 	KUNIT_CASE(int_n_refused),
 	KUNIT_CASE(unprivileged_allowed),

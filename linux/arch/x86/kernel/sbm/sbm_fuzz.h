@@ -11,6 +11,20 @@
 /* Room for a stream in the arena page, which ends in INT3 bytes. */
 #define SBM_FUZZ_STREAM_MAX	1024
 
+#define SBM_FUZZ_ITEMS_MAX	25
+#define SBM_FUZZ_SERVICES	8
+#define SBM_FUZZ_KERNEL_ADDRS	12
+
+/* The kinds of item a stream is made of. */
+enum sbm_fuzz_kind {
+	SBM_FUZZ_RANDOM, SBM_FUZZ_FLAGS, SBM_FUZZ_SEGMENTS,
+	SBM_FUZZ_PRIVILEGED, SBM_FUZZ_TRAPS, SBM_FUZZ_FAR, SBM_FUZZ_PIVOT,
+	SBM_FUZZ_PKRU, SBM_FUZZ_FPU, SBM_FUZZ_INFO, SBM_FUZZ_KERNEL_ACCESS,
+	SBM_FUZZ_BUFFER_WRITE, SBM_FUZZ_LOOP, SBM_FUZZ_SERVICE,
+	SBM_FUZZ_ENDING,
+	SBM_FUZZ_KINDS
+};
+
 /**
  * struct sbm_fuzz_env - what the generator may aim a stream at
  * @rw:       the writable buffer the target gets in %rdi
@@ -30,27 +44,44 @@ struct sbm_fuzz_env {
 	size_t rw_size;
 	unsigned long ro;
 	size_t ro_size;
-	const unsigned long *services;
+	unsigned long services[SBM_FUZZ_SERVICES];
 	unsigned int nr_services;
 	unsigned long kmalloc;
 	unsigned long kfree;
 	unsigned long forbidden;
-	const unsigned long *kernel;
+	unsigned long kernel[SBM_FUZZ_KERNEL_ADDRS];
 	unsigned int nr_kernel;
+};
+
+/**
+ * struct sbm_fuzz_item - where an item of a stream starts
+ * @start: its offset
+ * @kind:  what it is, an &enum sbm_fuzz_kind
+ */
+struct sbm_fuzz_item {
+	u16 start;
+	u8 kind;
 };
 
 /**
  * struct sbm_fuzz_stream - one generated stream
  * @len:   its length in bytes
- * @items: how many items it was made of
+ * @items: how many items it was made of, its ending included
+ * @item:  the items
  * @bytes: the instructions
  */
 struct sbm_fuzz_stream {
 	unsigned int len;
 	unsigned int items;
+	struct sbm_fuzz_item item[SBM_FUZZ_ITEMS_MAX];
 	u8 bytes[SBM_FUZZ_STREAM_MAX];
 };
 
+void sbm_fuzz_env_init(struct sbm_fuzz_env *env, void *rw, size_t rw_size,
+		       void *ro, size_t ro_size);
+void sbm_fuzz_load(const struct sbm_fuzz_stream *stream, u8 *scratch);
+void sbm_fuzz_clear(u8 *scratch);
+long sbm_fuzz_offset(unsigned long ip);
 void sbm_fuzz_generate(const struct sbm_fuzz_env *env, u64 seed, u64 index,
 		       struct sbm_fuzz_stream *stream);
 

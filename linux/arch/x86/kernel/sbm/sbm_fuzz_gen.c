@@ -696,27 +696,37 @@ static void item_service(struct sbm_fuzz_gen *g)
 	}
 }
 
-struct sbm_fuzz_item {
+struct sbm_fuzz_maker {
 	void (*emit)(struct sbm_fuzz_gen *g);
 	unsigned int weight;
 };
 
-static const struct sbm_fuzz_item items[] = {
-	{ item_random, 10 },
-	{ item_flags, 12 },
-	{ item_segments, 8 },
-	{ item_privileged, 5 },
-	{ item_traps, 3 },
-	{ item_far, 4 },
-	{ item_pivot, 2 },
-	{ item_pkru, 8 },
-	{ item_fpu, 8 },
-	{ item_info, 6 },
-	{ item_kernel_access, 4 },
-	{ item_buffer_write, 10 },
-	{ item_loop, 1 },
-	{ item_service, 6 },
+static const struct sbm_fuzz_maker items[] = {
+	[SBM_FUZZ_RANDOM]	 = { item_random, 10 },
+	[SBM_FUZZ_FLAGS]	 = { item_flags, 12 },
+	[SBM_FUZZ_SEGMENTS]	 = { item_segments, 8 },
+	[SBM_FUZZ_PRIVILEGED]	 = { item_privileged, 5 },
+	[SBM_FUZZ_TRAPS]	 = { item_traps, 3 },
+	[SBM_FUZZ_FAR]		 = { item_far, 4 },
+	[SBM_FUZZ_PIVOT]	 = { item_pivot, 2 },
+	[SBM_FUZZ_PKRU]		 = { item_pkru, 8 },
+	[SBM_FUZZ_FPU]		 = { item_fpu, 8 },
+	[SBM_FUZZ_INFO]		 = { item_info, 6 },
+	[SBM_FUZZ_KERNEL_ACCESS] = { item_kernel_access, 4 },
+	[SBM_FUZZ_BUFFER_WRITE]	 = { item_buffer_write, 10 },
+	[SBM_FUZZ_LOOP]		 = { item_loop, 1 },
+	[SBM_FUZZ_SERVICE]	 = { item_service, 6 },
 };
+
+static void gen_mark(struct sbm_fuzz_gen *g, unsigned int start,
+		     unsigned int kind)
+{
+	struct sbm_fuzz_stream *s = g->s;
+
+	s->item[s->items].start = start;
+	s->item[s->items].kind = kind;
+	s->items++;
+}
 
 /* Add one item whole, or nothing if it does not fit. */
 static void gen_item(struct sbm_fuzz_gen *g)
@@ -732,7 +742,7 @@ static void gen_item(struct sbm_fuzz_gen *g)
 	if (g->full)
 		g->s->len = len;
 	else
-		g->s->items++;
+		gen_mark(g, len, i);
 }
 
 /**
@@ -756,10 +766,11 @@ void sbm_fuzz_generate(const struct sbm_fuzz_env *env, u64 seed, u64 index,
 	prandom_seed_state(&g.rnd, seed ^ (index * 0x9e3779b97f4a7c15ULL));
 	stream->len = 0;
 	stream->items = 0;
-	for (n = 1 + gen_below(&g, 24); n && !g.full; n--)
+	for (n = 1 + gen_below(&g, SBM_FUZZ_ITEMS_MAX - 1); n && !g.full; n--)
 		gen_item(&g);
 	g.full = false;
 	g.ending = true;
+	gen_mark(&g, stream->len, SBM_FUZZ_ENDING);
 	end = gen_below(&g, 100);
 	if (end == 0)
 		EMIT(&g, 0xeb, 0xfe);			/* jmp . */

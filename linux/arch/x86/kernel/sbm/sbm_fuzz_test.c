@@ -17,28 +17,22 @@
 #include <kunit/test.h>
 #include <linux/jhash.h>
 #include <linux/ktime.h>
-#include <linux/memory.h>
 #include <linux/moduleparam.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
-#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/vmalloc.h>
-#include <asm/cpu_entry_area.h>
 #include <asm/debugreg.h>
 #include <asm/desc.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/types.h>
 #include <asm/fpu/xcr.h>
-#include <asm/ibt.h>
 #include <asm/msr.h>
 #include <asm/pkru.h>
 #include <asm/processor.h>
-#include <asm/sections.h>
 #include <asm/special_insns.h>
-#include <asm/text-patching.h>
 #include <asm/tlbflush.h>
 #include <trace/events/sbm.h>
 
@@ -55,8 +49,6 @@ MODULE_PARM_DESC(streams, "how many streams sandbox_mode_fuzz runs");
 /* KUnit stops a case after 300 s: long runs go in chunks of this. */
 #define STREAMS_PER_CHUNK	50000UL
 #define MAX_REPORTS		16
-/* Where a stream starts in the arena: after its ENDBR, if any. */
-#define ARENA_START		(IS_ENABLED(CONFIG_X86_KERNEL_IBT) ? ENDBR_INSN_SIZE : 0)
 /* The caller's buffers, with a guard page on each side of each. */
 #define RW_PAGES		2
 #define GUARD_BYTE		0x6b
@@ -103,8 +95,6 @@ struct fuzz_state {
 /* Counts of one run, and what it needs. */
 struct fuzz_run {
 	struct sbm_fuzz_env env;
-	unsigned long services[8];
-	unsigned long kernel[12];
 	u8 *area;			/* guard, rw, guard, ro, guard */
 	u8 *page;			/* the arena's new contents */
 	struct sbm_fuzz_stream stream;
@@ -371,15 +361,6 @@ static bool fuzz_judge(struct fuzz_run *run, u64 index, struct sbm *sbm,
 	return true;
 }
 
-/* The arena is core kernel text, which only text_poke() may change. */
-static void fuzz_write_arena(struct fuzz_run *run)
-{
-	mutex_lock(&text_mutex);
-	text_poke_copy_locked((void *)sbm_fuzz_arena, run->page, PAGE_SIZE,
-			      true);
-	mutex_unlock(&text_mutex);
-}
-
 /* Run stream @index: 1 if it is a finding, 0 if not, or an error. */
 static int fuzz_one(struct fuzz_run *run, u64 index)
 {
@@ -390,10 +371,7 @@ static int fuzz_one(struct fuzz_run *run, u64 index)
 	int ret;
 
 	sbm_fuzz_generate(&run->env, seed, index, &run->stream);
-	memset(run->page, 0xcc, PAGE_SIZE);
-	memcpy(run->page, sbm_fuzz_arena, ARENA_START);
-	memcpy(run->page + ARENA_START, run->stream.bytes, run->stream.len);
-	fuzz_write_arena(run);
+	sbm_fuzz_load(&run->stream, run->page);
 
 	ret = sbm_init(&sbm);
 	if (ret)
@@ -454,47 +432,6 @@ static int fuzz_streams(struct fuzz_run *run, u64 first, u64 count, bool stop)
 	return ret < 0 ? ret : 0;
 }
 
-static void fuzz_env_init(struct fuzz_run *run)
-{
-	struct sbm_fuzz_env *env = &run->env;
-	unsigned int n = 0;
-
-	run->services[n++] = (unsigned long)__kmalloc_noprof;
-	run->services[n++] = (unsigned long)kfree;
-	run->services[n++] = (unsigned long)krealloc_noprof;
-	run->services[n++] = (unsigned long)kmemdup_noprof;
-	run->services[n++] = (unsigned long)kstrdup;
-	run->services[n++] = (unsigned long)vmalloc_noprof;
-	run->services[n++] = (unsigned long)vfree;
-	run->services[n++] = (unsigned long)kvfree;
-	env->services = run->services;
-	env->nr_services = n;
-	env->kmalloc = (unsigned long)__kmalloc_noprof;
-	env->kfree = (unsigned long)kfree;
-	env->forbidden = (unsigned long)ktime_get;
-
-	n = 0;
-	run->kernel[n++] = (unsigned long)_stext;
-	run->kernel[n++] = (unsigned long)__start_rodata;
-	run->kernel[n++] = (unsigned long)_sdata;
-	run->kernel[n++] = (unsigned long)__bss_start;
-	run->kernel[n++] = PAGE_OFFSET;
-	run->kernel[n++] = (unsigned long)current;
-	run->kernel[n++] = (unsigned long)task_stack_page(current);
-	run->kernel[n++] = (unsigned long)this_cpu_ptr(&cpu_tss_rw);
-	run->kernel[n++] = CPU_ENTRY_AREA_BASE;
-	run->kernel[n++] = (unsigned long)sbm_idt;
-	run->kernel[n++] = VMALLOC_START;
-	run->kernel[n++] = (unsigned long)run->area;
-	env->kernel = run->kernel;
-	env->nr_kernel = n;
-
-	env->rw = (unsigned long)run->area + PAGE_SIZE;
-	env->rw_size = RW_PAGES * PAGE_SIZE;
-	env->ro = (unsigned long)run->area + (2 + RW_PAGES) * PAGE_SIZE;
-	env->ro_size = PAGE_SIZE;
-}
-
 static void fuzz_free(struct fuzz_run *run)
 {
 	kfree(run->fx);
@@ -515,7 +452,8 @@ static int fuzz_start(struct fuzz_run *run)
 		fuzz_free(run);
 		return -ENOMEM;
 	}
-	fuzz_env_init(run);
+	sbm_fuzz_env_init(&run->env, run->area + PAGE_SIZE, RW_PAGES * PAGE_SIZE,
+			  run->area + (2 + RW_PAGES) * PAGE_SIZE, PAGE_SIZE);
 	fuzz_fill_guards(run);
 	memset((void *)run->env.ro, 0x5a, run->env.ro_size);
 	err = register_trace_sbm_abort(fuzz_abort_probe, run);
@@ -556,9 +494,7 @@ static void fuzz_stop(struct fuzz_run *run)
 	migrate_enable();
 	unregister_trace_sbm_abort(fuzz_abort_probe, run);
 	tracepoint_synchronize_unregister();
-	/* The arena goes back to INT3, for no stale stream to run. */
-	memset(run->page + ARENA_START, 0xcc, PAGE_SIZE - ARENA_START);
-	fuzz_write_arena(run);
+	sbm_fuzz_clear(run->page);
 	fuzz_free(run);
 }
 
