@@ -92,7 +92,7 @@ struct x86_sbm_ctx {
 	u32 kernel_pkru __aligned(16);
 	u32 entry_fault;
 	u32 sandbox_pkru;
-	unsigned long sandbox_fsbase __aligned(8);
+	unsigned long sandbox_fsbase;
 };
 
 static inline struct x86_sbm_frame *x86_sbm_frame(struct x86_sbm_ctx *ctx)
