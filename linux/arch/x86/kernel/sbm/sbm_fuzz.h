@@ -77,8 +77,28 @@ struct sbm_fuzz_stream {
 	u8 bytes[SBM_FUZZ_STREAM_MAX];
 };
 
-void sbm_fuzz_env_init(struct sbm_fuzz_env *env, void *rw, size_t rw_size,
-		       void *ro, size_t ro_size);
+/* The caller's buffers: a guard page, rw, a guard page, ro, a guard page. */
+#define SBM_FUZZ_RW_PAGES	2
+#define SBM_FUZZ_AREA_PAGES	(4 + SBM_FUZZ_RW_PAGES)
+#define SBM_FUZZ_GUARD_BYTE	0x6b
+#define SBM_FUZZ_RO_BYTE	0x5a
+
+/**
+ * struct sbm_fuzz_area - the buffers streams are given, and their guards
+ * @pages: %SBM_FUZZ_AREA_PAGES pages laid out as above
+ * @env:   streams aimed at them, and at the current task
+ */
+struct sbm_fuzz_area {
+	u8 *pages;
+	struct sbm_fuzz_env env;
+};
+
+struct sbm;
+int sbm_fuzz_area_alloc(struct sbm_fuzz_area *area);
+void sbm_fuzz_area_free(struct sbm_fuzz_area *area);
+void sbm_fuzz_area_aim(struct sbm_fuzz_area *area);
+bool sbm_fuzz_area_map(struct sbm_fuzz_area *area, struct sbm *sbm);
+bool sbm_fuzz_area_guards_intact(const struct sbm_fuzz_area *area);
 void sbm_fuzz_load(const struct sbm_fuzz_stream *stream, u8 *scratch);
 void sbm_fuzz_clear(u8 *scratch);
 long sbm_fuzz_offset(unsigned long ip);
@@ -107,7 +127,6 @@ struct sbm_fuzz_regs {
 #define SBM_FUZZ_R14	0x1414141414141414UL
 #define SBM_FUZZ_R15	0x1515151515151515UL
 
-struct sbm;
 int sbm_fuzz_exec(struct sbm *sbm, void *target, void *data,
 		  struct sbm_fuzz_regs *regs);
 extern const u8 sbm_fuzz_arena[];

@@ -6,6 +6,7 @@
 
 #include <linux/memory.h>
 #include <linux/mm.h>
+#include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>
@@ -24,17 +25,21 @@
 /* Where a stream starts in the arena: after its ENDBR, if any. */
 #define ARENA_START	(IS_ENABLED(CONFIG_X86_KERNEL_IBT) ? ENDBR_INSN_SIZE : 0)
 
-/**
- * sbm_fuzz_env_init() - aim streams at these buffers and at the kernel
- * @env:     the environment to fill
- * @rw:      the writable buffer a stream gets in %rdi
- * @rw_size: its size
- * @ro:      a read-only buffer
- * @ro_size: its size
- */
-void sbm_fuzz_env_init(struct sbm_fuzz_env *env, void *rw, size_t rw_size,
-		       void *ro, size_t ro_size)
+static u8 *sbm_fuzz_area_page(const struct sbm_fuzz_area *area,
+			      unsigned int page)
 {
+	return area->pages + page * PAGE_SIZE;
+}
+
+/**
+ * sbm_fuzz_area_aim() - aim streams at the area and at the current task
+ * @area: the area
+ *
+ * Again whenever another task runs the streams: some addresses are its own.
+ */
+void sbm_fuzz_area_aim(struct sbm_fuzz_area *area)
+{
+	struct sbm_fuzz_env *env = &area->env;
 	unsigned int n = 0;
 
 	memset(env, 0, sizeof(*env));
@@ -66,10 +71,79 @@ void sbm_fuzz_env_init(struct sbm_fuzz_env *env, void *rw, size_t rw_size,
 	env->kernel[n++] = (unsigned long)sbm_fuzz_arena - PAGE_SIZE;
 	env->nr_kernel = n;
 
-	env->rw = (unsigned long)rw;
-	env->rw_size = rw_size;
-	env->ro = (unsigned long)ro;
-	env->ro_size = ro_size;
+	env->rw = (unsigned long)sbm_fuzz_area_page(area, 1);
+	env->rw_size = SBM_FUZZ_RW_PAGES * PAGE_SIZE;
+	env->ro = (unsigned long)sbm_fuzz_area_page(area, 2 + SBM_FUZZ_RW_PAGES);
+	env->ro_size = PAGE_SIZE;
+}
+
+/**
+ * sbm_fuzz_area_alloc() - allocate the buffers and fill guards and ro
+ * @area: the area, aimed at when this returns 0
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int sbm_fuzz_area_alloc(struct sbm_fuzz_area *area)
+{
+	area->pages = vmalloc(SBM_FUZZ_AREA_PAGES * PAGE_SIZE);
+	if (!area->pages)
+		return -ENOMEM;
+	memset(area->pages, SBM_FUZZ_GUARD_BYTE,
+	       SBM_FUZZ_AREA_PAGES * PAGE_SIZE);
+	sbm_fuzz_area_aim(area);
+	memset((void *)area->env.ro, SBM_FUZZ_RO_BYTE, area->env.ro_size);
+	return 0;
+}
+
+/**
+ * sbm_fuzz_area_free() - free the buffers
+ * @area: the area
+ */
+void sbm_fuzz_area_free(struct sbm_fuzz_area *area)
+{
+	vfree(area->pages);
+	area->pages = NULL;
+}
+
+/**
+ * sbm_fuzz_area_map() - give @sbm the buffers, rw zeroed
+ * @area: the area
+ * @sbm:  a sandbox instance
+ *
+ * Return: true if both are mapped at their own addresses.
+ */
+bool sbm_fuzz_area_map(struct sbm_fuzz_area *area, struct sbm *sbm)
+{
+	struct sbm_fuzz_env *env = &area->env;
+	void *rw, *ro;
+
+	rw = SBM_MAP_WRITABLE(sbm, (void *)env->rw, env->rw_size);
+	ro = SBM_MAP_READONLY(sbm, (void *)env->ro, env->ro_size);
+	if (rw != (void *)env->rw || ro != (void *)env->ro)
+		return false;
+	memset(rw, 0, env->rw_size);
+	return true;
+}
+
+/**
+ * sbm_fuzz_area_guards_intact() - whether no guard page byte changed
+ * @area: the area
+ *
+ * Return: true if all three guard pages hold only their byte.
+ */
+bool sbm_fuzz_area_guards_intact(const struct sbm_fuzz_area *area)
+{
+	static const unsigned int guards[] = {
+		0, 1 + SBM_FUZZ_RW_PAGES, 3 + SBM_FUZZ_RW_PAGES
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(guards); i++) {
+		if (memchr_inv(sbm_fuzz_area_page(area, guards[i]),
+			       SBM_FUZZ_GUARD_BYTE, PAGE_SIZE))
+			return false;
+	}
+	return true;
 }
 
 /* The arena is core kernel text, which only text_poke() may change. */

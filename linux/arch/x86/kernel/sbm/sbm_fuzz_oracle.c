@@ -32,16 +32,12 @@
 #include <linux/sbm.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/vmalloc.h>
 #include <asm/insn.h>
 #include <trace/events/sbm.h>
 
 #include "sbm.h"
 #include "sbm_fuzz.h"
 
-/* The fuzzer's buffer layout: guard, rw (two pages), guard, ro, guard. */
-#define ORACLE_RW_PAGES		2
-#define ORACLE_AREA_PAGES	(4 + ORACLE_RW_PAGES)
 /* Long enough that a spin, not a slow stream, is what it stops. */
 #define ORACLE_TIME_LIMIT_MS	100
 #define ORACLE_OUT_SIZE		(4 * SBM_FUZZ_STREAM_MAX)
@@ -81,9 +77,8 @@ static const char * const oracle_item_names[SBM_FUZZ_KINDS] = {
 
 /* One user of the file at a time, under oracle_lock. */
 struct oracle {
-	u8 *area;
+	struct sbm_fuzz_area area;
 	u8 *page;
-	struct sbm_fuzz_env env;
 	struct sbm_fuzz_stream stream;
 	char *out;
 	size_t out_len;
@@ -194,28 +189,22 @@ static int oracle_run(struct oracle *o, u64 seed, u64 index)
 {
 	unsigned int limit = sbm_time_limit_ms;
 	struct sbm sbm;
-	void *rw, *ro;
 	int ret;
 
-	sbm_fuzz_env_init(&o->env, o->area + PAGE_SIZE,
-			  ORACLE_RW_PAGES * PAGE_SIZE,
-			  o->area + (2 + ORACLE_RW_PAGES) * PAGE_SIZE, PAGE_SIZE);
-	sbm_fuzz_generate(&o->env, seed, index, &o->stream);
+	sbm_fuzz_area_aim(&o->area);
+	sbm_fuzz_generate(&o->area.env, seed, index, &o->stream);
 	sbm_fuzz_load(&o->stream, o->page);
 
 	ret = sbm_init(&sbm);
 	if (ret)
 		goto out;
-	rw = SBM_MAP_WRITABLE(&sbm, (void *)o->env.rw, o->env.rw_size);
-	ro = SBM_MAP_READONLY(&sbm, (void *)o->env.ro, o->env.ro_size);
 	ret = -ENOMEM;
-	if (!rw || !ro)
+	if (!sbm_fuzz_area_map(&o->area, &sbm))
 		goto out;
-	memset(rw, 0, o->env.rw_size);
 	o->aborts = 0;
 	o->reason[0] = 0;
 	sbm_time_limit_ms = ORACLE_TIME_LIMIT_MS;
-	ret = sbm_exec(&sbm, (sbm_func)sbm_fuzz_arena, rw);
+	ret = sbm_exec(&sbm, (sbm_func)sbm_fuzz_arena, (void *)o->area.env.rw);
 	sbm_time_limit_ms = limit;
 out:
 	sbm_destroy(&sbm);
@@ -246,9 +235,9 @@ static void oracle_answer(struct oracle *o, int ret, u64 seed, u64 index,
 		n += scnprintf(o->out + n, size - n, "%02x",
 			       o->stream.bytes[i]);
 	n += scnprintf(o->out + n, size - n, " items=");
-	o->env.rw = urw;
-	o->env.ro = uro;
-	sbm_fuzz_generate(&o->env, seed, index, &o->stream);
+	o->area.env.rw = urw;
+	o->area.env.ro = uro;
+	sbm_fuzz_generate(&o->area.env, seed, index, &o->stream);
 	for (i = 0; i < o->stream.items; i++)
 		n += scnprintf(o->out + n, size - n, "%s%u.%s", i ? "," : "",
 			       o->stream.item[i].start,
@@ -310,7 +299,7 @@ static int oracle_release(struct inode *inode, struct file *file)
 	mutex_unlock(&oracle_lock);
 	kfree(o->out);
 	kfree(o->page);
-	vfree(o->area);
+	sbm_fuzz_area_free(&o->area);
 	kfree(o);
 	return 0;
 }
@@ -323,19 +312,17 @@ static int oracle_open(struct inode *inode, struct file *file)
 	o = kzalloc(sizeof(*o), GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
-	o->area = vzalloc(ORACLE_AREA_PAGES * PAGE_SIZE);
 	o->page = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	o->out = kzalloc(ORACLE_OUT_SIZE, GFP_KERNEL);
-	if (o->area && o->page && o->out)
+	if (!sbm_fuzz_area_alloc(&o->area) && o->page && o->out)
 		err = register_trace_sbm_abort(oracle_abort_probe, o);
 	if (err) {
 		kfree(o->out);
 		kfree(o->page);
-		vfree(o->area);
+		sbm_fuzz_area_free(&o->area);
 		kfree(o);
 		return err;
 	}
-	memset(o->area + (2 + ORACLE_RW_PAGES) * PAGE_SIZE, 0x5a, PAGE_SIZE);
 	file->private_data = o;
 	return nonseekable_open(inode, file);
 }

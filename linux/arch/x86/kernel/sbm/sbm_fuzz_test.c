@@ -23,7 +23,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
-#include <linux/vmalloc.h>
 #include <asm/debugreg.h>
 #include <asm/desc.h>
 #include <asm/fpu/api.h>
@@ -49,9 +48,6 @@ MODULE_PARM_DESC(streams, "how many streams sandbox_mode_fuzz runs");
 /* KUnit stops a case after 300 s: long runs go in chunks of this. */
 #define STREAMS_PER_CHUNK	50000UL
 #define MAX_REPORTS		16
-/* The caller's buffers, with a guard page on each side of each. */
-#define RW_PAGES		2
-#define GUARD_BYTE		0x6b
 #define FS_BASE_PATTERN		0x00007f5bf5000000UL
 #define MXCSR_PATTERN		0x3f80
 #define FLAGS_ARITH		(X86_EFLAGS_CF | X86_EFLAGS_PF | X86_EFLAGS_AF | \
@@ -69,7 +65,7 @@ enum fuzz_field {
 	F_DR0, F_DR1, F_DR2, F_DR3, F_DR6, F_DR7,
 	F_IDTR, F_IDT, F_SBM_IDT, F_GDTR, F_GDT, F_TR, F_LDTR,
 	F_TSS_SP0, F_TSS_SP1, F_TSS_SP2, F_TSS_IST, F_TSS_IO_BITMAP,
-	F_MXCSR, F_XMM, F_GUARDS, F_AUDIT, F_QUOTA, F_RESULT,
+	F_MXCSR, F_XMM, F_GUARDS, F_SBM_CANARIES, F_AUDIT, F_QUOTA, F_RESULT,
 	F_NR
 };
 
@@ -84,7 +80,8 @@ static const char * const fuzz_field_names[F_NR] = {
 	"dr0", "dr1", "dr2", "dr3", "dr6", "dr7",
 	"idtr", "idt", "sbm_idt", "gdtr", "gdt", "tr", "ldtr",
 	"tss.sp0", "tss.sp1", "tss.sp2", "tss.ist", "tss.io_bitmap_base",
-	"mxcsr", "xmm", "buffer guards", "page-table audit", "quota",
+	"mxcsr", "xmm", "buffer guards", "sbm canaries", "page-table audit",
+	"quota",
 	"result",
 };
 
@@ -92,10 +89,30 @@ struct fuzz_state {
 	u64 v[F_NR];
 };
 
+#define SBM_CANARY		0x5bc0ffee5bc0ffeeULL
+#define SBM_CANARY_WORDS	4
+
+/* The instance a stream runs in, between words that nothing may write. */
+struct fuzz_sbm {
+	u64 before[SBM_CANARY_WORDS];
+	struct sbm sbm;
+	u64 after[SBM_CANARY_WORDS];
+};
+
+static bool fuzz_sbm_canaries_intact(const struct fuzz_sbm *g)
+{
+	unsigned int i;
+
+	for (i = 0; i < SBM_CANARY_WORDS; i++) {
+		if (g->before[i] != SBM_CANARY || g->after[i] != SBM_CANARY)
+			return false;
+	}
+	return true;
+}
+
 /* Counts of one run, and what it needs. */
 struct fuzz_run {
-	struct sbm_fuzz_env env;
-	u8 *area;			/* guard, rw, guard, ro, guard */
+	struct sbm_fuzz_area area;
 	u8 *page;			/* the arena's new contents */
 	struct sbm_fuzz_stream stream;
 	struct fpu *victim;
@@ -257,22 +274,6 @@ static void fuzz_check_victim(struct fuzz_run *run, struct fuzz_state *after)
 	fpregs_unlock();
 }
 
-static void fuzz_fill_guards(struct fuzz_run *run)
-{
-	memset(run->area, GUARD_BYTE, PAGE_SIZE);
-	memset(run->area + (1 + RW_PAGES) * PAGE_SIZE, GUARD_BYTE, PAGE_SIZE);
-	memset(run->area + (3 + RW_PAGES) * PAGE_SIZE, GUARD_BYTE, PAGE_SIZE);
-}
-
-static bool fuzz_guards_intact(struct fuzz_run *run)
-{
-	return !memchr_inv(run->area, GUARD_BYTE, PAGE_SIZE) &&
-	       !memchr_inv(run->area + (1 + RW_PAGES) * PAGE_SIZE, GUARD_BYTE,
-			   PAGE_SIZE) &&
-	       !memchr_inv(run->area + (3 + RW_PAGES) * PAGE_SIZE, GUARD_BYTE,
-			   PAGE_SIZE);
-}
-
 static void fuzz_print_stream(struct fuzz_run *run, u64 index)
 {
 	const struct sbm_fuzz_stream *s = &run->stream;
@@ -286,10 +287,11 @@ static void fuzz_print_stream(struct fuzz_run *run, u64 index)
 }
 
 /* Compare, count and report; true if the stream is a finding. */
-static bool fuzz_judge(struct fuzz_run *run, u64 index, struct sbm *sbm,
+static bool fuzz_judge(struct fuzz_run *run, u64 index, struct fuzz_sbm *g,
 		       int ret, const struct sbm_fuzz_regs *regs,
 		       struct fuzz_state *after)
 {
+	struct sbm *sbm = &g->sbm;
 	static const struct { enum fuzz_field field; unsigned long bit; } bits[] = {
 		{ F_FLAGS_DF, X86_EFLAGS_DF }, { F_FLAGS_AC, X86_EFLAGS_AC },
 		{ F_FLAGS_TF, X86_EFLAGS_TF }, { F_FLAGS_IF, X86_EFLAGS_IF },
@@ -313,7 +315,8 @@ static bool fuzz_judge(struct fuzz_run *run, u64 index, struct sbm *sbm,
 	after->v[F_R14] = regs->r14;
 	after->v[F_R15] = regs->r15;
 	after->v[F_SP] = regs->sp_moved;
-	after->v[F_GUARDS] = !fuzz_guards_intact(run);
+	after->v[F_GUARDS] = !sbm_fuzz_area_guards_intact(&run->area);
+	after->v[F_SBM_CANARIES] = !fuzz_sbm_canaries_intact(g);
 	sbm_audit(sbm, &audit);
 	after->v[F_AUDIT] = audit.violations;
 	after->v[F_QUOTA] = sbm->alloc_bytes > sbm->alloc_limit;
@@ -366,31 +369,33 @@ static int fuzz_one(struct fuzz_run *run, u64 index)
 {
 	struct sbm_fuzz_regs regs;
 	struct fuzz_state after;
-	struct sbm sbm;
-	void *rw, *ro;
+	struct fuzz_sbm g;
+	unsigned int i;
 	int ret;
 
-	sbm_fuzz_generate(&run->env, seed, index, &run->stream);
+	sbm_fuzz_generate(&run->area.env, seed, index, &run->stream);
 	sbm_fuzz_load(&run->stream, run->page);
 
-	ret = sbm_init(&sbm);
+	for (i = 0; i < SBM_CANARY_WORDS; i++) {
+		g.before[i] = SBM_CANARY;
+		g.after[i] = SBM_CANARY;
+	}
+	ret = sbm_init(&g.sbm);
 	if (ret)
 		goto out;
-	rw = SBM_MAP_WRITABLE(&sbm, (void *)run->env.rw, run->env.rw_size);
-	ro = SBM_MAP_READONLY(&sbm, (void *)run->env.ro, run->env.ro_size);
 	ret = -ENOMEM;
-	if (rw != (void *)run->env.rw || ro != (void *)run->env.ro)
+	if (!sbm_fuzz_area_map(&run->area, &g.sbm))
 		goto out;
-	memset(rw, 0, run->env.rw_size);
 
 	fuzz_load_victim(run);
 	run->aborts = 0;
-	ret = sbm_fuzz_exec(&sbm, (void *)sbm_fuzz_arena, rw, &regs);
+	ret = sbm_fuzz_exec(&g.sbm, (void *)sbm_fuzz_arena,
+			    (void *)run->area.env.rw, &regs);
 	fuzz_snapshot(&after);
 	fuzz_check_victim(run, &after);
-	ret = fuzz_judge(run, index, &sbm, ret, &regs, &after);
+	ret = fuzz_judge(run, index, &g, ret, &regs, &after);
 out:
-	sbm_destroy(&sbm);
+	sbm_destroy(&g.sbm);
 	return ret;
 }
 
@@ -437,25 +442,21 @@ static void fuzz_free(struct fuzz_run *run)
 	kfree(run->fx);
 	kfree(run->victim);
 	kfree(run->page);
-	vfree(run->area);
+	sbm_fuzz_area_free(&run->area);
 }
 
 static int fuzz_start(struct fuzz_run *run)
 {
 	int err;
 
-	run->area = vzalloc((4 + RW_PAGES) * PAGE_SIZE);
 	run->page = kmalloc(PAGE_SIZE, GFP_KERNEL);
 	run->victim = kzalloc(sizeof(*run->victim), GFP_KERNEL);
 	run->fx = kzalloc(sizeof(*run->fx), GFP_KERNEL);
-	if (!run->area || !run->page || !run->victim || !run->fx) {
+	if (sbm_fuzz_area_alloc(&run->area) || !run->page || !run->victim ||
+	    !run->fx) {
 		fuzz_free(run);
 		return -ENOMEM;
 	}
-	sbm_fuzz_env_init(&run->env, run->area + PAGE_SIZE, RW_PAGES * PAGE_SIZE,
-			  run->area + (2 + RW_PAGES) * PAGE_SIZE, PAGE_SIZE);
-	fuzz_fill_guards(run);
-	memset((void *)run->env.ro, 0x5a, run->env.ro_size);
 	err = register_trace_sbm_abort(fuzz_abort_probe, run);
 	if (err) {
 		fuzz_free(run);
