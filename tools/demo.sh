@@ -14,8 +14,6 @@ cfg=strong
 tools/deps.sh
 tools/prepare-tree.sh
 tools/build.sh "$cfg"
-tools/build.sh apparmor-cve
-tools/build.sh pgp
 tools/apparmor-policies.sh
 tools/pgp-keys.sh
 
@@ -27,22 +25,23 @@ echo
 echo "=== Kernel log check ==="
 python3 tools/ktap.py "$cfg=$console"
 
-# The AppArmor scene, on the apparmor-cve kernel: its policy unpacker in
-# SandBox Mode parses real and bad policies, then contains CVE-2026-23407,
-# which that kernel (test only) puts back.
-aa_console=build/apparmor-cve/demo-console.log
-tools/boot.sh apparmor-cve -i build/initramfs.cpio.gz -c "$aa_console" -t 300 \
-	"kunit.filter_glob=apparmor*" sbm_scene=apparmor-demo apparmor.sbm=1
+# The AppArmor scene: the policy unpacker in SandBox Mode parses real and
+# bad policies, then contains CVE-2026-23407, which this boot (test only,
+# apparmor.dfa_default_bug=1) puts back.
+aa_console=build/$cfg/demo-apparmor-console.log
+tools/boot.sh "$cfg" -i build/initramfs.cpio.gz -c "$aa_console" -t 300 \
+	"kunit.filter_glob=apparmor*" sbm_scene=apparmor-demo apparmor.sbm=1 \
+	apparmor.dfa_default_bug=1
 echo
 echo "=== Kernel log check (AppArmor scene) ==="
-python3 tools/ktap.py "apparmor-cve=$aa_console"
+python3 tools/ktap.py "apparmor-demo=$aa_console"
 
-# The OpenPGP scene, on the pgp kernel: keys made by gpg become kernel keys
-# through the OpenPGP key parser, parsed in SandBox Mode, verify gpg's
-# signatures, and a parser made to fault (debug switch) is contained.
-pgp_console=build/pgp/demo-console.log
-tools/boot.sh pgp -i build/initramfs.cpio.gz -c "$pgp_console" -t 300 \
+# The OpenPGP scene: keys made by gpg become kernel keys through the
+# OpenPGP key parser, parsed in SandBox Mode, verify gpg's signatures, and
+# a parser made to fault (debug switch) is contained.
+pgp_console=build/$cfg/demo-pgp-console.log
+tools/boot.sh "$cfg" -i build/initramfs.cpio.gz -c "$pgp_console" -t 300 \
 	"kunit.filter_glob=pgp*" sbm_scene=pgp-demo
 echo
 echo "=== Kernel log check (OpenPGP scene) ==="
-python3 tools/ktap.py "pgp=$pgp_console"
+python3 tools/ktap.py "pgp-demo=$pgp_console"

@@ -30,7 +30,7 @@ for run in "plain::" "pti::pti=on" "intel:$intel:"; do
 	# shellcheck disable=SC2086 # $args is a list of kernel arguments
 	SBM_CPU=${cpu:-${SBM_CPU:-}} tools/boot.sh "$cfg" -t "$timeout" \
 		kunit_shutdown=poweroff panic_on_warn=1 panic_on_taint=0x3ffff \
-		kunit.filter_glob=sandbox_mode_fuzz sbm_fuzz_test.seed="$seed" \
+		kunit.filter_glob=sandbox_mode_fuzz kmemleak=off sbm_fuzz_test.seed="$seed" \
 		sbm_fuzz_test.streams="$streams" $args > "$log" 2>&1 ||
 		{ echo "fuzz: $label: QEMU did not power off cleanly (see $log)"; status=1; }
 	echo "fuzz: $label: $(($(date +%s) - start)) s;" \

@@ -45,8 +45,7 @@ fi
 
 # The OpenPGP test data of the pgp scenes, when made (tools/pgp-keys.sh):
 # the keys and what goes with them, the signed text and the mutated keys,
-# under /pgp, in an archive of their own after the others. build/pgp is
-# also the build directory of the pgp configuration: take only these.
+# under /pgp, in an archive of their own after the others.
 pgp=$top/build/initramfs-pgp
 rm -rf "$pgp"
 if [ -d "$top/build/pgp/keys" ]; then

@@ -17,14 +17,23 @@ cd "$top"
 # MDS: PTI and the clearing of CPU buffers come on by themselves. TCG has
 # no IBRS, IBPB, STIBP, SSBD or MD_CLEAR, so of the other mitigations only
 # the LFENCE flavour of Spectre v2 changes the code that runs (with it, BHB
-# clearing on system calls). Boots with sbm_scene= also start the
-# initramfs, which loads the configuration's modules or plays the scene:
-# the apparmor scene feeds AppArmor's policy unpacker real and bad
-# policies, with the unpacker in SandBox Mode and without, and the
-# apparmor-cve scene checks that the sandbox contains CVE-2026-23407,
-# which the apparmor-cve configuration (test only) puts back. The pgp
-# scene loads OpenPGP keys made by gpg and 2,000 bad ones, with the key
-# parser in SandBox Mode and without, and injects faults in the parser.
+# clearing on system calls).
+#
+# Three kernels: off, weak and strong. The strong kernel carries modules,
+# AppArmor and the OpenPGP key parser, so that the boots differ only in
+# their arguments. The strong-* boots run SandBox Mode's own suites
+# (kmemleak off); each fuzzes the boundary with 20,000 streams of its own
+# seed (sandbox_mode_fuzz). The plant-* boots break one piece of the
+# boundary on purpose (sbm.plant=) and check that the fuzzer finds that
+# (sandbox_mode_planted). Boots with sbm_scene= also start the initramfs,
+# which plays the scene, and run every suite of the kernel with a shorter
+# fuzz: the modules scene loads a module of sandboxed targets, the
+# apparmor scene feeds AppArmor's policy unpacker real and bad policies,
+# with the unpacker in SandBox Mode and without, and the apparmor-cve
+# scene checks that the sandbox contains CVE-2026-23407, which
+# apparmor.dfa_default_bug=1 (test only) puts back. The pgp scene loads
+# OpenPGP keys made by gpg and 2,000 bad ones, with the key parser in
+# SandBox Mode and without, and injects faults in the parser.
 #
 # Every boot runs with panic_on_warn=1 and panic_on_taint, so that a WARN
 # or any taint a target provokes ends the boot with a panic that the log
@@ -34,36 +43,34 @@ cd "$top"
 intel=max,vendor=GenuineIntel
 strict="panic_on_warn=1 panic_on_taint=0x3ffff"
 weak_strict="panic_on_warn=1 panic_on_taint=0x3ff7f"
-#
-# Each strong boot fuzzes the boundary with 20,000 streams of its own seed
-# (sandbox_mode_fuzz); the plant-* boots break one piece of it on purpose
-# (sbm.plant=) and check that the fuzzer finds that (sandbox_mode_planted).
-plant="kunit.filter_glob=sandbox_mode_planted sbm.plant"
+own="kunit.filter_glob=sandbox_mode* kmemleak=off sbm_fuzz_test.seed"
+plant="kunit.filter_glob=sandbox_mode_planted kmemleak=off sbm.plant"
+scene="sbm_fuzz_test.streams=2000 sbm_scene"
 runs=(
 	"off:off::"
 	"weak:weak::$weak_strict"
-	"strong:strong::sbm_fuzz_test.seed=1"
-	"strong-pti:strong::pti=on sbm_fuzz_test.seed=2"
-	"strong-nopcid:strong::nopcid sbm_fuzz_test.seed=4"
-	"strong-4level:strong::no5lvl sbm_fuzz_test.seed=5"
-	"strong-preempt-none:strong::preempt=none sbm_fuzz_test.seed=6"
-	"strong-preempt-voluntary:strong::preempt=voluntary sbm_fuzz_test.seed=7"
-	"strong-intel:strong:$intel:sbm_fuzz_test.seed=3"
-	"strong-mitigations:strong:$intel:mitigations=auto,nosmt spectre_v2=on mds=full sbm_fuzz_test.seed=8"
-	"strong-lfence:strong:$intel:spectre_v2=retpoline,lfence sbm_fuzz_test.seed=9"
+	"strong:strong::$own=1"
+	"strong-pti:strong::pti=on $own=2"
+	"strong-nopcid:strong::nopcid $own=4"
+	"strong-4level:strong::no5lvl $own=5"
+	"strong-preempt-none:strong::preempt=none $own=6"
+	"strong-preempt-voluntary:strong::preempt=voluntary $own=7"
+	"strong-intel:strong:$intel:$own=3"
+	"strong-mitigations:strong:$intel:mitigations=auto,nosmt spectre_v2=on mds=full $own=8"
+	"strong-lfence:strong:$intel:spectre_v2=retpoline,lfence $own=9"
 	"plant-df:strong::$plant=df"
 	"plant-ac:strong::$plant=ac"
 	"plant-pkru:strong::$plant=pkru"
 	"plant-msr:strong::$plant=msr"
 	"plant-fpu:strong::$plant=fpu"
 	"plant-page:strong::$plant=page"
-	"fuzz-oracle:strong::sbm_scene=fuzz-oracle sbm_oracle=1:5000 kunit.filter_glob=sandbox_mode_planted"
-	"modules:modules::sbm_scene=modules"
-	"apparmor-nosbm:apparmor::sbm_scene=apparmor apparmor.sbm=0"
-	"apparmor-sbm:apparmor::sbm_scene=apparmor apparmor.sbm=1"
-	"apparmor-cve:apparmor-cve::sbm_scene=apparmor-cve apparmor.sbm=1"
-	"pgp-nosbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=0 sbm_fuzz_test.streams=2000"
-	"pgp-sbm:pgp::sbm_scene=pgp pgp_key_parser.sbm=1 sbm_fuzz_test.streams=2000"
+	"fuzz-oracle:strong::sbm_scene=fuzz-oracle sbm_oracle=1:5000 kunit.filter_glob=sandbox_mode_planted kmemleak=off"
+	"modules:strong::$scene=modules"
+	"apparmor-nosbm:strong::$scene=apparmor apparmor.sbm=0"
+	"apparmor-sbm:strong::$scene=apparmor apparmor.sbm=1"
+	"apparmor-cve:strong::$scene=apparmor-cve apparmor.sbm=1 apparmor.dfa_default_bug=1"
+	"pgp-nosbm:strong::$scene=pgp pgp_key_parser.sbm=0"
+	"pgp-sbm:strong::$scene=pgp pgp_key_parser.sbm=1"
 )
 
 tools/deps.sh
@@ -73,7 +80,7 @@ for cfg in $(printf '%s\n' "${runs[@]}" | cut -d: -f2 | sort -u); do
 done
 tools/apparmor-policies.sh
 tools/pgp-keys.sh
-tools/initramfs.sh modules
+tools/initramfs.sh strong
 
 logs=()
 status=0
@@ -102,16 +109,16 @@ done
 # The apparmor scene with the unpacker in SandBox Mode and without: the
 # same outcomes (KTAP suite apparmor_compare). And the apparmor-cve
 # scene's own suite, apparmor_cve.
-aa=build/apparmor/kunit-apparmor
+aa=build/strong/kunit-apparmor
 python3 tools/apparmor-compare.py "$aa-nosbm.log.scene" "$aa-sbm.log.scene" \
 	> build/apparmor/compare.ktap 2>&1 ||
 	echo "test: apparmor-compare: failed (see build/apparmor/compare.ktap)"
 logs+=("apparmor-compare=build/apparmor/compare.ktap")
-logs+=("apparmor-cve-scene=build/apparmor-cve/kunit-apparmor-cve.log.scene")
+logs+=("apparmor-cve-scene=build/strong/kunit-apparmor-cve.log.scene")
 
 # The pgp scene's own suite (pgp_keys) in both boots, and their outcomes
 # compared, key by key and blob by blob (pgp_compare).
-pgp=build/pgp/kunit-pgp
+pgp=build/strong/kunit-pgp
 python3 tools/pgp-compare.py "$pgp-nosbm.log.scene" "$pgp-sbm.log.scene" \
 	> build/pgp/compare.ktap 2>&1 ||
 	echo "test: pgp-compare: failed (see build/pgp/compare.ktap)"

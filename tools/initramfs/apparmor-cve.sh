@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The apparmor-cve scene of make test, for the apparmor-cve configuration
-# (configs/apparmor-cve.config: AppArmor's policy unpacker with
-# CVE-2026-23407 put back): write a policy that triggers the bug
+# The apparmor-cve scene of make test, in a boot with
+# apparmor.dfa_default_bug=1 (AppArmor's policy unpacker with
+# CVE-2026-23407 put back, test only): write a policy that triggers the bug
 # (tools/apparmor-exploit.py) to .replace between good ones, and check
 # that SandBox Mode contained it. Prints one KTAP suite, apparmor_cve:
 #   good_load_before      a corpus policy (bin.ping) loads

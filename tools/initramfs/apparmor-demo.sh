@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The AppArmor scene of make demo, on the apparmor-cve kernel: AppArmor's
-# policy unpacker parses real and broken policies in SandBox Mode, then a
-# policy exploits the unpacker bug that this kernel puts back on purpose
-# (CVE-2026-23407), and the sandbox contains it.
+# The AppArmor scene of make demo, in a boot with apparmor.dfa_default_bug=1:
+# AppArmor's policy unpacker parses real and broken policies in SandBox
+# Mode, then a policy exploits the unpacker bug that this boot puts back on
+# purpose (CVE-2026-23407), and the sandbox contains it.
 aa=/sys/kernel/security/apparmor
 data=/apparmor
 param=/sys/module/apparmor/parameters/sbm

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The pgp scene of make test, for the pgp configuration (the OpenPGP
-# public key parser, configs/pgp.config): add the keys that gpg made
+# The pgp scene of make test, in the strong kernel (which has the OpenPGP
+# public key parser): add the keys that gpg made
 # (tools/pgp-keys.sh, under /pgp) as asymmetric keys, verify gpg's
 # signatures with them, feed the parser the mutated keys, and make the
 # parser fault where the kernel has the debug switch for it. Prints one
