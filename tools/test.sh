@@ -25,13 +25,15 @@ cd "$top"
 # (kmemleak off); each fuzzes the boundary with 20,000 streams of its own
 # seed (sandbox_mode_fuzz). The plant-* boots break one piece of the
 # boundary on purpose (sbm.plant=) and check that the fuzzer finds that
-# (sandbox_mode_planted). Boots with sbm_scene= also start the initramfs,
-# which plays the scene, and run every suite of the kernel with a shorter
-# fuzz: the modules scene loads a module of sandboxed targets, the
-# apparmor scene feeds AppArmor's policy unpacker real and bad policies,
-# with the unpacker in SandBox Mode and without, and the apparmor-cve
-# scene checks that the sandbox contains CVE-2026-23407, which
-# apparmor.dfa_default_bug=1 (test only) puts back. The pgp scene loads
+# (sandbox_mode_planted). The oracle boot runs without KASLR: the kernel
+# addresses in its streams, and so its streams, are the same every time.
+# Boots with sbm_scene= also start the initramfs, which plays the scene,
+# and run every suite of the kernel with a shorter fuzz: the modules
+# scene loads a module of sandboxed targets, the apparmor scene feeds
+# AppArmor's policy unpacker real and bad policies, with the unpacker in
+# SandBox Mode and without, and the apparmor-cve scene checks that the
+# sandbox contains CVE-2026-23407, which apparmor.dfa_default_bug=1 (test
+# only) puts back. The pgp scene loads
 # OpenPGP keys made by gpg and 2,000 bad ones, with the key parser in
 # SandBox Mode and without, and injects faults in the parser.
 #
@@ -64,7 +66,7 @@ runs=(
 	"plant-msr:strong::$plant=msr"
 	"plant-fpu:strong::$plant=fpu"
 	"plant-page:strong::$plant=page"
-	"fuzz-oracle:strong::sbm_scene=fuzz-oracle sbm_oracle=1:5000 kunit.filter_glob=sandbox_mode_planted kmemleak=off"
+	"fuzz-oracle:strong::sbm_scene=fuzz-oracle sbm_oracle=1:5000 nokaslr kunit.filter_glob=sandbox_mode_planted kmemleak=off"
 	"modules:strong::$scene=modules"
 	"apparmor-nosbm:strong::$scene=apparmor apparmor.sbm=0"
 	"apparmor-sbm:strong::$scene=apparmor apparmor.sbm=1"

@@ -23,6 +23,9 @@
 #define SBM_CTX_KERNEL_PKRU	80
 #define SBM_CTX_ENTRY_FAULT	84
 #define SBM_CTX_SANDBOX_PKRU	88
+#define SBM_CTX_SANDBOX_GS	104
+#define SBM_CTX_SANDBOX_GSBASE	112
+#define SBM_CTX_SANDBOX_OWN_GS	120
 
 /* struct x86_sbm_frame: 15 registers, vector, error code, IRET frame. */
 #define SBM_FRAME_SIZE		(22 * 8)
@@ -79,6 +82,10 @@ struct x86_sbm_frame {
  *                 raised the exception that the frame holds
  * @sandbox_pkru:  the target's own PKRU, kept across exits
  * @sandbox_fsbase: the target's own FS base, kept across exits
+ * @sandbox_gs:    the target's GS selector when it last stopped
+ * @sandbox_gsbase: its GS base then
+ * @sandbox_own_gs: whether those are its own, to load when it resumes,
+ *                 rather than the kernel's, which it starts with
  */
 struct x86_sbm_ctx {
 	unsigned long kernel_cr3;
@@ -93,6 +100,9 @@ struct x86_sbm_ctx {
 	u32 entry_fault;
 	u32 sandbox_pkru;
 	unsigned long sandbox_fsbase;
+	unsigned long sandbox_gs;
+	unsigned long sandbox_gsbase;
+	u32 sandbox_own_gs;
 };
 
 static inline struct x86_sbm_frame *x86_sbm_frame(struct x86_sbm_ctx *ctx)

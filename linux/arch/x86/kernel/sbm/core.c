@@ -41,6 +41,24 @@
 
 #include "sbm.h"
 
+/* The entry code finds the context page's fields at these offsets. */
+#define SBM_CTX_AT(field, off) \
+	static_assert(offsetof(struct x86_sbm_ctx, field) == (off))
+SBM_CTX_AT(kernel_cr3, SBM_CTX_KERNEL_CR3);
+SBM_CTX_AT(sandbox_cr3, SBM_CTX_SANDBOX_CR3);
+SBM_CTX_AT(kernel_rsp, SBM_CTX_KERNEL_RSP);
+SBM_CTX_AT(kernel_gsbase, SBM_CTX_KERNEL_GSBASE);
+SBM_CTX_AT(cr2, SBM_CTX_CR2);
+SBM_CTX_AT(kernel_gs, SBM_CTX_KERNEL_GS);
+SBM_CTX_AT(kernel_idt, SBM_CTX_KERNEL_IDT);
+SBM_CTX_AT(sandbox_idt, SBM_CTX_SANDBOX_IDT);
+SBM_CTX_AT(kernel_pkru, SBM_CTX_KERNEL_PKRU);
+SBM_CTX_AT(entry_fault, SBM_CTX_ENTRY_FAULT);
+SBM_CTX_AT(sandbox_pkru, SBM_CTX_SANDBOX_PKRU);
+SBM_CTX_AT(sandbox_gs, SBM_CTX_SANDBOX_GS);
+SBM_CTX_AT(sandbox_gsbase, SBM_CTX_SANDBOX_GSBASE);
+SBM_CTX_AT(sandbox_own_gs, SBM_CTX_SANDBOX_OWN_GS);
+
 /* The largest argument block that goes on the sandbox stack. */
 #define SBM_MAX_ARGS_SIZE	256
 /*
@@ -266,6 +284,15 @@ static void sbm_run_once(struct x86_sbm_ctx *ctx)
 	x86_sbm_enter(ctx);
 
 	ctx->sandbox_fsbase = x86_fsbase_read_cpu();
+	/*
+	 * GS is the target's own once it changed it. An LDT selector is not
+	 * loaded for it again: the entry code cannot take the #GP that a
+	 * concurrent change of the process's LDT would raise. The base stays.
+	 */
+	ctx->sandbox_own_gs = ctx->sandbox_gs != ctx->kernel_gs ||
+			      ctx->sandbox_gsbase != ctx->kernel_gsbase;
+	if (ctx->sandbox_gs & SEGMENT_TI_MASK)
+		ctx->sandbox_gs = 0;
 	write_cr0(cr0);
 	if (xfd)
 		wrmsrl(MSR_IA32_XFD, xfd_armed);
@@ -485,12 +512,13 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 	f->sp = (unsigned long)sp;
 	/*
 	 * The target starts with its caller's protection keys and an FS base
-	 * of its own. (Its GS base is the kernel's, for compiled code to find
-	 * the per-CPU stand-ins.)
+	 * of its own. Its GS is the kernel's, for compiled code to find the
+	 * per-CPU stand-ins, until it changes it.
 	 */
 	if (cpu_feature_enabled(X86_FEATURE_OSPKE))
 		s->ctx->sandbox_pkru = rdpkru();
 	s->ctx->sandbox_fsbase = 0;
+	s->ctx->sandbox_own_gs = 0;
 
 	for (;;) {
 		local_irq_disable();

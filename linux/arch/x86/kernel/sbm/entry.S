@@ -86,6 +86,21 @@ SYM_FUNC_START(x86_sbm_enter)
 	wrpkru
 .Lsandbox_pkru_done:
 
+	/*
+	 * GS as the target left it at its last exit, if it changed it. From
+	 * here on, an NMI goes to sbm_entry_kernel(), which copes with any
+	 * GS base.
+	 */
+	cmpl	$0, SBM_CTX_SANDBOX_OWN_GS(%rdi)
+	je	.Lsandbox_gs_done
+	movl	SBM_CTX_SANDBOX_GS(%rdi), %eax
+	movl	%eax, %gs
+	movl	$MSR_GS_BASE, %ecx
+	movl	SBM_CTX_SANDBOX_GSBASE(%rdi), %eax
+	movl	SBM_CTX_SANDBOX_GSBASE+4(%rdi), %edx
+	wrmsr
+.Lsandbox_gs_done:
+
 	popq	%r15
 	popq	%r14
 	popq	%r13
@@ -281,10 +296,17 @@ SYM_CODE_START_LOCAL(sbm_entry_common)
 	movq	%rax, %cr3
 
 	/*
-	 * The sandbox may have loaded GS or changed its base. Until the
-	 * kernel's IDT is back, an NMI goes to sbm_entry_kernel(), which
-	 * copes with either base.
+	 * The sandbox may have loaded GS or changed its base: keep them for
+	 * when it resumes, and put the kernel's back. Until the kernel's IDT
+	 * is back, an NMI goes to sbm_entry_kernel(), which copes with either
+	 * base.
 	 */
+	movl	%gs, %eax
+	movl	%eax, SBM_CTX_SANDBOX_GS(%rdi)
+	movl	$MSR_GS_BASE, %ecx
+	rdmsr
+	movl	%eax, SBM_CTX_SANDBOX_GSBASE(%rdi)
+	movl	%edx, SBM_CTX_SANDBOX_GSBASE+4(%rdi)
 	movl	SBM_CTX_KERNEL_GS(%rdi), %eax
 	movl	%eax, %gs
 	movl	$MSR_GS_BASE, %ecx

@@ -232,6 +232,7 @@ int sbm_attack_pkru_deny_write(void *data);
 int sbm_attack_pkru_across_service(void *data);
 int sbm_attack_wrgsbase(void *base);
 int sbm_attack_fs_base_private(void *data);
+int sbm_attack_gs_kept(void *data);
 int sbm_attack_wrfsbase(void *base);
 int sbm_attack_load_segments(void *data);
 int sbm_attack_sysenter(void *data);

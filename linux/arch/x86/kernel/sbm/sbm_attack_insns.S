@@ -156,6 +156,27 @@ ATTACK sbm_attack_fs_base_private
 SYM_FUNC_END(sbm_attack_fs_base_private)
 STACK_FRAME_NON_STANDARD sbm_attack_fs_base_private
 
+/*
+ * Load a user selector into GS, set a GS base of its own, call a service,
+ * and return 0 if both are still the ones it set.
+ */
+ATTACK sbm_attack_gs_kept
+	movl	$__USER_DS, %eax
+	movl	%eax, %gs
+	movabsq	$0x00005ec7e75ec7e0, %rbx
+	wrgsbase %rbx
+	xorl	%edi, %edi
+	call	kfree
+	movl	%gs, %ecx
+	movl	$1, %eax
+	cmpl	$__USER_DS, %ecx
+	jne	1f
+	rdgsbase %rax
+	subq	%rbx, %rax
+1:	RET
+SYM_FUNC_END(sbm_attack_gs_kept)
+STACK_FRAME_NON_STANDARD sbm_attack_gs_kept
+
 /* %rdi: the new base. */
 ATTACK sbm_attack_wrgsbase
 	wrgsbase %rdi

@@ -211,6 +211,18 @@ static void fs_base_private_to_target(struct kunit *test)
 	migrate_enable();
 }
 
+/*
+ * The GS selector and base that a target set are its own across the exits
+ * of a call, as its FS base is (found by the boundary fuzzer's oracle: an
+ * interrupt in between put the kernel's GS back under the target).
+ */
+static void gs_kept_for_target(struct kunit *test)
+{
+	if (!cpu_feature_enabled(X86_FEATURE_FSGSBASE))
+		kunit_skip(test, "no FSGSBASE");
+	KUNIT_EXPECT_EQ(test, run_once(sbm_attack_gs_kept, NULL), 0);
+}
+
 /* FS and GS: selectors and bases are the kernel's after any exit. */
 static void segments_restored(struct kunit *test)
 {
@@ -830,6 +842,7 @@ static struct kunit_case sbm_attack_test_cases[] = {
 	KUNIT_CASE(pkru_kept_for_target),
 	KUNIT_CASE(segments_restored),
 	KUNIT_CASE(fs_base_private_to_target),
+	KUNIT_CASE(gs_kept_for_target),
 	KUNIT_CASE_PARAM(cpl0_refused, cpl0_attack_gen_params),
 	KUNIT_CASE(int_n_refused),
 	KUNIT_CASE(unprivileged_allowed),
