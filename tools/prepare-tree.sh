@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Turn a Linux 6.12 source into build/linux: a git repository whose first
-# commit is the pristine source and whose later commits hold SandBox Mode,
-# one for the new files under linux/ (with the patches numbered 0000) and
-# one per other patch under patches/.
+# commit is the pristine source and whose later commits are the SandBox
+# Mode series that patches/series lists, one commit per entry: its patch
+# and the new files under linux/ that it adds.
 # Re-running rebuilds that chain in a scratch index and touches only the
 # files that changed, so incremental kernel builds stay incremental.
 #
@@ -67,51 +67,103 @@ make_base() {
 	mv "$tmp" "$tree"
 }
 
-# Apply a git format-patch file to the scratch index; print the name of a
-# file that holds its commit message.
-apply_patch() {
-	local msg
+# Read patches/series into entry_patch[] (a patch file under patches/) and
+# entry_files[] (the new files under linux/ that its commit adds).
+read_series() {
+	local line n=-1
 
-	msg=$(mktemp)
-	git mailinfo "$msg" "$msg.diff" < "$1" > "$msg.info"
-	git_t apply --cached --whitespace=nowarn "$msg.diff" 2>&1 >&2 ||
-		{ rm -f "$msg"*; die "patch $(basename "$1") does not apply"; }
-	{ sed -n 's/^Subject: //p' "$msg.info"; echo; cat "$msg"; } > "$msg.full"
-	rm -f "$msg" "$msg.diff" "$msg.info"
-	echo "$msg.full"
+	entry_patch=() entry_files=()
+	while IFS= read -r line; do
+		case $line in
+		'' | '#'*) ;;
+		[[:space:]]*)
+			[ $n -ge 0 ] || die "patches/series: a file before the first patch"
+			entry_files[n]+=" ${line//[[:space:]]/}" ;;
+		*)
+			n=$((n + 1))
+			entry_patch[n]=$line entry_files[n]="" ;;
+		esac
+	done < "$top/patches/series"
+}
+
+# Every patch and every new file belongs to exactly one commit.
+check_series() {
+	local listed dups f
+
+	listed=$(printf '%s\n' "${entry_files[@]}" | tr ' ' '\n' | sed '/^$/d' | sort)
+	dups=$(uniq -d <<< "$listed")
+	[ -z "$dups" ] || die "patches/series adds more than once: $dups"
+	f=$(comm -3 <(echo "$listed") <(cd "$top/linux" && find . -type f -printf '%P\n' | sort))
+	[ -z "$f" ] || die "patches/series and linux/ disagree on: ${f//$'\n'/ }"
+	f=$(comm -3 <(printf '%s\n' "${entry_patch[@]}" | sort) \
+		<(cd "$top/patches" && find . -name '*.patch' -printf '%P\n' | sort))
+	[ -z "$f" ] || die "patches/series and patches/ disagree on: ${f//$'\n'/ }"
+}
+
+# Split patch $1 into $2.msg (subject and message) and $2.diff.
+split_patch() {
+	git mailinfo "$2.body" "$2.diff" < "$top/patches/$1" > "$2.info" ||
+		die "patches/$1 is not a patch"
+	{ sed -n 's/^Subject: //p' "$2.info"; echo; cat "$2.body"; } > "$2.msg"
+}
+
+# Apply $1.diff to the scratch index; the rest are git apply options.
+apply_diff() {
+	local diff=$1.diff
+
+	shift
+	[ -s "$diff" ] || return 0
+	git_t apply --cached --whitespace=nowarn "$@" "$diff" >&2
 }
 
 # Print the commit id of the SBM chain built on sbm-base, without touching
-# the work tree.
+# the work tree. The files under linux/ are the state after the last
+# commit: the chain is built backwards from there, each commit taking off
+# what it added (its new files, and its patch reversed, which also takes
+# off what it added to new files of earlier commits), then committed
+# forwards.
 build_chain() {
-	local index=$tree/.git/sbm-index parent tip f msg
-	local -a patches
+	local index=$tree/.git/sbm-index work tip f k n
+	local -a excludes trees
 
+	read_series
+	check_series
 	export GIT_INDEX_FILE=$index
-	parent=$(git_t rev-parse sbm-base)
+	work=$(mktemp -d)
 	git_t read-tree sbm-base
 
 	(cd "$top/linux" && find . -type f -printf '%P\n') | sort | while read -r f; do
 		if git_t cat-file -e "sbm-base:$f" 2>/dev/null; then
 			die "linux/$f exists in the kernel: edit it through patches/ instead"
 		fi
-	done
+		echo "--exclude=$f"
+	done > "$work/excludes"
+	mapfile -t excludes < "$work/excludes"
 	(cd "$top/linux" && git --git-dir="$tree/.git" --work-tree=. add -f --ignore-removal . >&2)
-	# Patches numbered 0000 belong to the commit that adds the new files
-	# (MAINTAINERS, say); the others get a commit each.
-	mapfile -t patches < <(ls "$top/patches/"0000-*.patch 2>/dev/null | sort)
-	for f in "${patches[@]}"; do
-		apply_patch "$f" > /dev/null
+	n=${#entry_patch[@]}
+	for ((k = 0; k < n; k++)); do
+		split_patch "${entry_patch[k]}" "$work/$k"
+		apply_diff "$work/$k" "${excludes[@]}" ||
+			die "${entry_patch[k]} does not apply to the kernel's files"
 	done
-	tip=$(git_t commit-tree "$(git_t write-tree)" -p "$parent" -F "$top/patches/new-files.txt")
+	for ((k = n - 1; k >= 0; k--)); do
+		trees[k]=$(git_t write-tree)
+		apply_diff "$work/$k" -R ||
+			die "${entry_patch[k]} does not match linux/ and the patches after it"
+		# shellcheck disable=SC2086 # one argument per file
+		[ -z "${entry_files[k]}" ] || git_t update-index --force-remove ${entry_files[k]}
+	done
+	[ "$(git_t write-tree)" = "$(git_t rev-parse 'sbm-base^{tree}')" ] ||
+		die "taking off every commit of patches/series does not give the pristine kernel"
 
-	mapfile -t patches < <(ls "$top/patches/"*.patch 2>/dev/null | grep -v '/0000-' | sort)
-	for f in "${patches[@]}"; do
-		msg=$(apply_patch "$f")
-		tip=$(git_t commit-tree "$(git_t write-tree)" -p "$tip" -F "$msg")
-		rm -f "$msg"
+	tip=$(git_t rev-parse sbm-base)
+	for ((k = 0; k < n; k++)); do
+		tip=$(git_t commit-tree "${trees[k]}" -p "$tip" -F "$work/$k.msg")
+		echo "${entry_patch[k]%%/*} $tip" >> "$work/ends"
 	done
-	rm -f "$index"
+	# Each commit's series, for make check and make series.
+	mv "$work/ends" "$tree/.git/sbm-series"
+	rm -rf "$work" "$index"
 	unset GIT_INDEX_FILE
 	echo "$tip"
 }
@@ -123,18 +175,30 @@ elif [ "$(cat "$tree/.git/sbm-source")" != "$(source_id)" ]; then
 	die "build/linux was made from $(cat "$tree/.git/sbm-source"); remove build/ to switch to $(source_id)"
 fi
 
+# Tag the last commit of each series: series/sbm, series/apparmor, ...
+tag_series() {
+	local name commit
+
+	awk '{ last[$1] = $2 } END { for (s in last) print s, last[s] }' "$tree/.git/sbm-series" |
+	while read -r name commit; do
+		git_t update-ref "refs/tags/series/$name" "$commit"
+	done
+}
+
 tip=$(build_chain)
 head=$(git_t rev-parse HEAD)
 if [ "$tip" = "$head" ]; then
+	tag_series
 	echo "prepare-tree: build/linux is up to date ($(git_t rev-list --count sbm-base..HEAD) SBM commits)"
 	exit 0
 fi
 last=$(cat "$tree/.git/sbm-tip" 2>/dev/null || git_t rev-parse sbm-base)
 [ "$head" = "$last" ] ||
-	die "build/linux has commits that are not from this repo; save them under patches/ (git format-patch), then reset to $last"
+	die "build/linux has commits that are not from this repo; save them with tools/save-tree.sh, or reset to $last"
 git_t read-tree -m -u HEAD "$tip" ||
 	die "local edits in build/linux conflict with the repo; commit or stash them"
 git_t update-ref -m prepare-tree refs/heads/sbm "$tip"
 echo "$tip" > "$tree/.git/sbm-tip"
+tag_series
 echo "prepare-tree: build/linux now at $(git_t log -1 --format='%h %s')"
 git_t diff --stat sbm-base HEAD | tail -n 1

@@ -6,6 +6,7 @@
 
 #include <linux/memory.h>
 #include <linux/mm.h>
+#include <linux/processor.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -15,7 +16,6 @@
 #include <linux/vmalloc.h>
 #include <asm/cpu_entry_area.h>
 #include <asm/ibt.h>
-#include <asm/processor.h>
 #include <asm/sections.h>
 #include <asm/text-patching.h>
 

@@ -18,6 +18,7 @@
 #include <linux/jhash.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
+#include <linux/processor.h>
 #include <linux/sbm.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -30,7 +31,6 @@
 #include <asm/fpu/xcr.h>
 #include <asm/msr.h>
 #include <asm/pkru.h>
-#include <asm/processor.h>
 #include <asm/special_insns.h>
 #include <asm/tlbflush.h>
 #include <trace/events/sbm.h>
