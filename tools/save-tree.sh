@@ -61,8 +61,9 @@ for c in "${commits[@]}"; do
 		removed=$(git_t diff-tree -r --no-commit-id --diff-filter=D --name-only "$p^" "$p" |
 			while read -r f; do git_t cat-file -e "sbm-base:$f" 2>/dev/null || echo "$f"; done)
 		[ -z "$removed" ] || die "$(git_t log -1 --format=%h "$p") removes new files: $removed"
-		file=$(git_t format-patch -1 --start-number "${number[$name]}" -o "$stage/names" "$p")
-		file=$name/$(basename "$file")
+		# The name git format-patch would give it.
+		file=$(printf '%s/%04d-%.52s.patch' "$name" "${number[$name]}" \
+			"$(git_t log -1 --format=%f "$p")")
 		mkdir -p "$stage/patches/$name"
 		{
 			git_t log -1 --format='From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001%nFrom: %an <%ae>%nDate: %aD%nSubject: [PATCH] %s%n%n%b' "$p" |
@@ -91,7 +92,7 @@ for c in "${commits[@]}"; do
 done
 [ ${#pending[@]} -eq 0 ] ||
 	die "$(git_t log -1 --format=%h "${pending[0]}") and later are in no series: tag the last one series/<name>"
-rm -rf "$stage/names" "$top/linux" "$top/patches"
+rm -rf "$top/linux" "$top/patches"
 mv "$stage/linux" "$top/linux"
 mv "$stage/patches" "$top/patches"
 rmdir "$stage"
