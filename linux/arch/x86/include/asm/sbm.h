@@ -26,6 +26,7 @@
 #define SBM_CTX_SANDBOX_GS	104
 #define SBM_CTX_SANDBOX_GSBASE	112
 #define SBM_CTX_SANDBOX_OWN_GS	120
+#define SBM_CTX_NMI_PENDING	124
 
 /* struct x86_sbm_frame: 15 registers, vector, error code, IRET frame. */
 #define SBM_FRAME_SIZE		(22 * 8)
@@ -86,6 +87,8 @@ struct x86_sbm_frame {
  * @sandbox_gsbase: its GS base then
  * @sandbox_own_gs: whether those are its own, to load when it resumes,
  *                 rather than the kernel's, which it starts with
+ * @nmi_pending:   set by the entry code for an NMI that hit the switch to
+ *                 or from the sandbox, for the kernel to serve afterwards
  */
 struct x86_sbm_ctx {
 	unsigned long kernel_cr3;
@@ -103,6 +106,7 @@ struct x86_sbm_ctx {
 	unsigned long sandbox_gs;
 	unsigned long sandbox_gsbase;
 	u32 sandbox_own_gs;
+	u32 nmi_pending;
 };
 
 static inline struct x86_sbm_frame *x86_sbm_frame(struct x86_sbm_ctx *ctx)

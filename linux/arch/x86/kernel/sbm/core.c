@@ -26,6 +26,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <kunit/static_stub.h>
+#include <asm/apic.h>
 #include <asm/desc.h>
 #include <asm/fpu/api.h>
 #include <asm/fpu/xstate.h>
@@ -58,6 +59,7 @@ SBM_CTX_AT(sandbox_pkru, SBM_CTX_SANDBOX_PKRU);
 SBM_CTX_AT(sandbox_gs, SBM_CTX_SANDBOX_GS);
 SBM_CTX_AT(sandbox_gsbase, SBM_CTX_SANDBOX_GSBASE);
 SBM_CTX_AT(sandbox_own_gs, SBM_CTX_SANDBOX_OWN_GS);
+SBM_CTX_AT(nmi_pending, SBM_CTX_NMI_PENDING);
 
 /* The largest argument block that goes on the sandbox stack. */
 #define SBM_MAX_ARGS_SIZE	256
@@ -526,6 +528,14 @@ int arch_sbm_exec(struct sbm *sbm, sbm_func func, void *data)
 		sbm_run_once(s->ctx);
 		/* Only time in the sandbox counts, not the kernel's handlers. */
 		used += local_clock() - start;
+		/*
+		 * An NMI that hit the switch code was only noted there: send
+		 * it again, to be served by the kernel's own NMI entry.
+		 */
+		if (unlikely(s->ctx->nmi_pending)) {
+			s->ctx->nmi_pending = 0;
+			__apic_send_IPI(raw_smp_processor_id(), NMI_VECTOR);
+		}
 		/* The stubs push vectors as sign-extended bytes. */
 		f->vector &= 0xff;
 		if (unlikely(s->ctx->entry_fault)) {

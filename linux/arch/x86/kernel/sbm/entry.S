@@ -71,7 +71,7 @@ SYM_FUNC_START(x86_sbm_enter)
 	IBRS_EXIT
 	movq	%rsp, SBM_CTX_KERNEL_RSP(%rdi)
 
-	/* From here on, an NMI finds a stack that both page tables map. */
+	/* From here on, an event finds a stack that both page tables map. */
 	leaq	(PAGE_SIZE - SBM_FRAME_SIZE)(%rdi), %rsp
 	UNWIND_HINT_REGS offset=8
 	lidt	SBM_CTX_SANDBOX_IDT(%rdi)
@@ -128,8 +128,12 @@ SYM_FUNC_END(x86_sbm_enter)
 
 /*
  * An event while switching to or from the sandbox, on the context page's
- * stack: serve NMI, #DB and #MC with the kernel's CR3, GS base and IDT,
- * then put back whatever CR3, GS base and IDT were found (on the way out
+ * stack. An NMI is only noted, for the C code to send again once the
+ * switch is over: serving it here would end in an IRET that lets the next
+ * NMI in before this code has left the stack, and a flood of NMIs would
+ * nest until the stack runs into the context. #DB and #MC, which do not
+ * come in floods, are served with the kernel's CR3, GS base and IDT, then
+ * whatever CR3, GS base and IDT were found are put back (on the way out
  * of a sandbox, the GS base may still be the target's).
  *
  * The IRET into the sandbox is the one instruction here that the target
@@ -144,7 +148,7 @@ SYM_FUNC_END(x86_sbm_enter)
 SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	UNWIND_HINT_IRET_REGS offset=16
 	cmpb	$X86_TRAP_NMI, (%rsp)
-	je	.Lkernel_event
+	je	.Lnmi_pending
 	cmpb	$X86_TRAP_DB, (%rsp)
 	je	.Lkernel_event
 	cmpb	$X86_TRAP_MC, (%rsp)
@@ -171,7 +175,20 @@ SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	subq	$16, %rsp
 	jmp	.Lsave_sandbox
 
+.Lnmi_pending:
+	pushq	%rax
+	movq	%rsp, %rax
+	andq	$PAGE_MASK, %rax
+	movl	$1, SBM_CTX_NMI_PENDING(%rax)
+	popq	%rax
+	addq	$16, %rsp
+	UNWIND_HINT_IRET_REGS
+	iretq
+	UNWIND_HINT_UNDEFINED
+	int3
+
 .Lkernel_event:
+	UNWIND_HINT_IRET_REGS offset=16
 	pushq	%rax
 	pushq	%rcx
 	pushq	%rdx
@@ -194,16 +211,11 @@ SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	lidt	SBM_CTX_KERNEL_IDT(%rdi)
 
 	movzbl	(9 * 8)(%rsp), %eax	/* vector */
-	cmpl	$X86_TRAP_NMI, %eax
-	je	.Lnmi
 	cmpl	$X86_TRAP_DB, %eax
 	je	.Ldb
 	cmpl	$X86_TRAP_MC, %eax
 	je	.Lmc
 	ud2
-.Lnmi:
-	int	$X86_TRAP_NMI
-	jmp	.Lserved
 .Ldb:
 	int	$X86_TRAP_DB
 	jmp	.Lserved

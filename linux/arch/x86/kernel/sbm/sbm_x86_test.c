@@ -705,10 +705,12 @@ static int sbm_test_nmi(unsigned int type, struct pt_regs *regs)
 	atomic_inc(&sbm_test_nmis);
 	/*
 	 * An NMI that stopped a sandbox is served from the NMI raise stub;
-	 * one that hit the switch to or from a sandbox, from the entry text.
-	 * The stub of another vector can be where an NMI finds the kernel
-	 * just after it raised an interrupt, with no sandbox stopped by the
-	 * NMI; the NMI stub only after an earlier NMI did stop one.
+	 * one that hit the switch to or from a sandbox while the kernel's IDT
+	 * was loaded, from the entry text (with the sandbox's IDT loaded, it
+	 * is sent again after the switch). The stub of another vector can be
+	 * where an NMI finds the kernel just after it raised an interrupt,
+	 * with no sandbox stopped by the NMI; the NMI stub only after an
+	 * earlier NMI did stop one.
 	 */
 	if (raise_stub_vector(regs->ip) == NMI_VECTOR)
 		atomic_inc(&sbm_test_nmis_in_sandbox);
@@ -797,31 +799,64 @@ struct short_calls {
 	unsigned int done;
 	unsigned int failed;
 	bool stop;
+	long stack_used;
 	struct completion finished;
 };
+
+#define STACK_PAINT	0xa5
+
+/*
+ * The context page's stack below the frame, which only events during the
+ * switch use: paint it, and later see how deep they went.
+ */
+static void paint_switch_stack(struct x86_sbm_ctx *ctx)
+{
+	memset(ctx + 1, STACK_PAINT, (void *)x86_sbm_frame(ctx) - (void *)(ctx + 1));
+}
+
+static long switch_stack_used(struct x86_sbm_ctx *ctx)
+{
+	u8 *p = (u8 *)(ctx + 1), *frame = (u8 *)x86_sbm_frame(ctx);
+
+	while (p < frame && *p == STACK_PAINT)
+		p++;
+	return frame - p;
+}
 
 static int short_calls_thread(void *data)
 {
 	struct short_calls *calls = data;
+	struct x86_sbm_ctx *ctx = NULL;
 	struct sbm sbm;
 
 	sbm_init(&sbm);
+	if (sbm.private) {
+		ctx = ((struct x86_sbm *)sbm.private)->ctx;
+		paint_switch_stack(ctx);
+	}
 	while (!READ_ONCE(calls->stop)) {
 		if (sbm_call(&sbm, return_zero))
 			calls->failed++;
 		WRITE_ONCE(calls->done, calls->done + 1);
 	}
+	calls->stack_used = ctx ? switch_stack_used(ctx) : -1;
 	sbm_destroy(&sbm);
 	complete(&calls->finished);
 	return 0;
 }
 
 #define STORM_NMIS	10000
+/*
+ * What an NMI in the switch code may take of the context page's stack:
+ * the CPU's frame, aligned to 16 bytes, vector, error code, one register.
+ * Served there, an NMI would take twice as much, and nest.
+ */
+#define SWITCH_NMI_STACK	(9 * 8)
 
 /*
  * A flood of NMIs at a CPU that keeps entering and leaving sandboxes:
- * some land in the switch code itself, where the CR3 and IDT they find
- * must be restored. Every call must still succeed.
+ * some land in the switch code itself, which must neither lose them nor
+ * let them pile up on its small stack. Every call must still succeed.
  */
 static void nmi_storm(struct kunit *test)
 {
@@ -854,10 +889,12 @@ static void nmi_storm(struct kunit *test)
 	KUNIT_EXPECT_GT(test, calls.done, 0);
 	KUNIT_EXPECT_EQ(test, calls.failed, 0);
 	KUNIT_EXPECT_GT(test, atomic_read(&sbm_test_nmis), 0);
-	kunit_info(test, "%u calls, %d NMIs: %d stopped a sandbox, %d hit the switch code\n",
+	KUNIT_EXPECT_GE(test, calls.stack_used, 0);
+	KUNIT_EXPECT_LE(test, calls.stack_used, SWITCH_NMI_STACK);
+	kunit_info(test, "%u calls, %d NMIs: %d stopped a sandbox, %d hit the switch code; %ld bytes of the switch stack used\n",
 		   calls.done, atomic_read(&sbm_test_nmis),
 		   atomic_read(&sbm_test_nmis_in_sandbox),
-		   atomic_read(&sbm_test_nmis_in_switch));
+		   atomic_read(&sbm_test_nmis_in_switch), calls.stack_used);
 }
 
 static struct kunit_case sbm_x86_test_cases[] = {
