@@ -3,7 +3,7 @@
 
 CONFIGS := off weak strong
 
-.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench shell fuzz check clean
+.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench shell fuzz check series clean
 
 all: test
 
@@ -34,6 +34,9 @@ fuzz:
 
 check: tree
 	tools/check.sh
+
+series: tree
+	tools/series.sh
 
 clean:
 	rm -rf build

@@ -6,7 +6,8 @@
 # AppArmor loading its policy corpus with the unpacker in SandBox Mode and
 # without, in one boot of the strong kernel, and add_key() of OpenPGP keys
 # with the key parser in SandBox Mode and without, in another. kmemleak is
-# off in every bench boot.
+# off in every bench boot. Each table is also kept in build/bench/, for
+# the cover letters of make series.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -20,6 +21,7 @@ tools/build.sh strong
 tools/apparmor-corpus.sh
 tools/pgp-keys.sh
 tools/initramfs.sh
+mkdir -p build/bench
 for cfg in weak strong; do
 	SBM_QEMU_ARGS="-icount shift=0,sleep=off" \
 	tools/boot.sh "$cfg" -i build/initramfs.cpio.gz \
@@ -27,7 +29,8 @@ for cfg in weak strong; do
 		kunit.enable=0 kmemleak=off sbm_scene=bench > "build/$cfg/bench.txt"
 done
 echo
-python3 tools/bench-table.py build/weak/bench.txt build/strong/bench.txt
+python3 tools/bench-table.py build/weak/bench.txt build/strong/bench.txt |
+	tee build/bench/sbm.txt
 
 SBM_QEMU_ARGS="-icount shift=0,sleep=off" \
 tools/boot.sh strong -i build/initramfs.cpio.gz \
@@ -48,7 +51,7 @@ awk '$1 == "apparmor-corpus" { files = $2; bytes = $4 }
 		printf "  without SandBox Mode %8.1f\n", off / rounds / 1e6
 		printf "  with SandBox Mode    %8.1f\n", on / rounds / 1e6
 		printf "  ratio                %8.3f (goal: at most 1.15)\n", on / off
-	}' build/apparmor/bench.txt
+	}' build/apparmor/bench.txt | tee build/bench/apparmor.txt
 
 SBM_QEMU_ARGS="-icount shift=0,sleep=off" \
 tools/boot.sh strong -i build/initramfs.cpio.gz \
@@ -69,4 +72,4 @@ awk '$1 == "pgp-bench" && $3 == "sbm=0" { off[$2] = $4 }
 		for (i = 1; i <= n; i++)
 			printf "  %-10s %14.1f %14.1f %8.3f\n", keys[i], off[keys[i]] / 1e3, on[keys[i]] / 1e3, on[keys[i]] / off[keys[i]]
 		print "  (goal: a ratio of at most 1.5)"
-	}' build/pgp/bench.txt
+	}' build/pgp/bench.txt | tee build/bench/pgp.txt

@@ -92,6 +92,8 @@ for c in "${commits[@]}"; do
 done
 [ ${#pending[@]} -eq 0 ] ||
 	die "$(git_t log -1 --format=%h "${pending[0]}") and later are in no series: tag the last one series/<name>"
+# The cover letters are written by hand, not by this script.
+[ ! -d "$top/patches/cover" ] || cp -r "$top/patches/cover" "$stage/patches/"
 rm -rf "$top/linux" "$top/patches"
 mv "$stage/linux" "$top/linux"
 mv "$stage/patches" "$top/patches"
