@@ -180,15 +180,9 @@ SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	movq	%rsp, %rax
 	andq	$PAGE_MASK, %rax
 	movl	$1, SBM_CTX_NMI_PENDING(%rax)
-	popq	%rax
-	addq	$16, %rsp
-	UNWIND_HINT_IRET_REGS
-	iretq
-	UNWIND_HINT_UNDEFINED
-	int3
+	jmp	.Lreturn
 
 .Lkernel_event:
-	UNWIND_HINT_IRET_REGS offset=16
 	pushq	%rax
 	pushq	%rcx
 	pushq	%rdx
@@ -233,6 +227,7 @@ SYM_CODE_START_LOCAL(sbm_entry_kernel)
 	popq	%rdi
 	popq	%rdx
 	popq	%rcx
+.Lreturn:
 	popq	%rax
 	addq	$16, %rsp
 	UNWIND_HINT_IRET_REGS
