@@ -4,7 +4,7 @@
  * compromised parser would, trying to leave CPU state behind for the
  * kernel, to reach CPL 0, to read what they were not given, or to crash
  * the kernel through misuse of the API. Each case states the class of
- * attack it stands for; Documentation/security/sandbox-mode.rst lists
+ * attack it stands for; Documentation/arch/x86/sandbox-mode.rst lists
  * them in its inventory.
  */
 
