@@ -12,7 +12,8 @@
 # errors/warnings/checks); non-zero if anything failed.
 #
 # CHECK_CONFIGS="weak" limits the builds to those configurations (and
-# CHECK_CONFIGS=none to the style checks).
+# CHECK_CONFIGS=none to the style checks); CHECK_FROM=<commit> starts at
+# that commit of the series, to resume after fixing one.
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -106,7 +107,10 @@ kdoc() {
 
 start=$SECONDS
 commits=0 builds=0 failed=0 checks=0
+from=${CHECK_FROM:+$(git -C "$tree" rev-parse --verify "$CHECK_FROM^{commit}")} || exit 1
 while read -r series c; do
+	[ -z "$from" ] || [ "$c" = "$from" ] || continue
+	from=""
 	short=$(git -C "$tree" rev-parse --short=12 "$c")
 	git -C "$wt" checkout -q --detach "$c" || exit 1
 	built="" broken=""
