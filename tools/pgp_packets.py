@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """OpenPGP packets, for the tools that make the OpenPGP test data.
 
-What tools/pgp-sig.py, tools/pgp-v6.py, tools/pgp-fuzz.py and
-tools/pgp-vectors.py share: packet headers (RFC 9580 section 4.2, the
-OpenPGP format, called "new" here, and the legacy format, "old"), MPIs
+What tools/pgp-sig.py, tools/pgp-v6.py and tools/pgp-fuzz.py share:
+packet headers (RFC 9580 section 4.2, the OpenPGP format, called "new"
+here, and the legacy format, "old"), MPIs
 (section 3.2), public-key packets of versions 4 and 6 (section 5.5.2),
 fingerprints (section 5.5.4), the NIST curves, and the bits of DER that
 the kernel's signature formats need.

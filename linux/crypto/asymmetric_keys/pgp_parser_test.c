@@ -3,7 +3,7 @@
  * KUnit tests of the OpenPGP public key parser.
  *
  * pgp_key_parser_vectors: keys that gpg made (pgp_parser_test_vectors.h,
- * from tools/pgp-vectors.py) parse the same in SandBox Mode and not, load
+ * from gen_pgp_test_vectors.py) parse the same in SandBox Mode and not, load
  * as asymmetric keys named by the fingerprint gpg printed, and verify the
  * signatures gpg made with them; a tampered digest fails.
  * pgp_key_parser_input: every truncation of a key is refused unless it
@@ -243,9 +243,9 @@ static void pgp_test_truncated(struct kunit *test)
 
 /*
  * More signatures than the description keeps: the first PGP_MAX_SIGS are
- * kept, the rest only checked. The fuzz blobs of the pgp scene found an
- * out-of-bounds write here, which the sandbox contained; this runs the
- * parser in the sandbox too.
+ * kept, the rest only checked. A fuzzed key found an out-of-bounds
+ * write here, which the sandbox contained; this runs the parser in the
+ * sandbox too.
  */
 static void pgp_test_many_sigs(struct kunit *test)
 {
