@@ -188,6 +188,8 @@ tag_series() {
 tip=$(build_chain)
 head=$(git_t rev-parse HEAD)
 if [ "$tip" = "$head" ]; then
+	# Also after save-tree.sh saved commits made by hand in build/linux.
+	echo "$tip" > "$tree/.git/sbm-tip"
 	tag_series
 	echo "prepare-tree: build/linux is up to date ($(git_t rev-list --count sbm-base..HEAD) SBM commits)"
 	exit 0

@@ -203,6 +203,10 @@ static inline int sbm_error(const struct sbm *sbm)
 /* How long a call may run in a strong sandbox: sbm.time_limit_ms. */
 extern unsigned int sbm_time_limit_ms;
 
+/* Where the architecture puts its debugfs files. */
+struct dentry;
+struct dentry *sbm_debugfs_dir(void);
+
 /*
  * Architecture hooks. An architecture that implements them selects
  * CONFIG_HAVE_ARCH_SBM; otherwise kernel/sbm/core.c supplies no-ops and

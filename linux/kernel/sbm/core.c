@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) "sbm: " fmt
 
 #include <kunit/static_stub.h>
+#include <kunit/visibility.h>
 #include <linux/atomic.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
@@ -40,7 +41,7 @@
 unsigned int sbm_time_limit_ms = 1000;
 module_param_named(time_limit_ms, sbm_time_limit_ms, uint, 0644);
 MODULE_PARM_DESC(time_limit_ms, "Time a sandboxed call may run (ms)");
-EXPORT_SYMBOL_GPL(sbm_time_limit_ms);
+EXPORT_SYMBOL_IF_KUNIT(sbm_time_limit_ms);
 
 /**
  * struct sbm_buf - a private copy of a caller's buffer
@@ -562,7 +563,7 @@ int arch_sbm_init(struct sbm *sbm)
 	KUNIT_STATIC_STUB_REDIRECT(arch_sbm_init, sbm);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(arch_sbm_init);
+EXPORT_SYMBOL_IF_KUNIT(arch_sbm_init);
 
 void arch_sbm_destroy(struct sbm *sbm)
 {

@@ -345,3 +345,4 @@ kunit_test_suite(sbm_misuse_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for misuse of the SandBox Mode API");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

@@ -1044,3 +1044,4 @@ kunit_test_suite(sbm_services_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SandBox Mode kernel services");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

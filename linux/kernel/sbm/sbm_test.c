@@ -570,56 +570,6 @@ static void reads_current_stack_end(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, seen, PLANTED);
 }
 
-#ifdef CONFIG_X86_64
-/* Switches to @sp and calls a function, whose return address lands there. */
-static noinline void nop_callee(void)
-{
-	barrier();
-}
-
-static SBM_DEFINE_FUNC(call_on_stack, unsigned long, sp)
-{
-	asm volatile("xchg %%rsp, %[sp]\n\t"
-		     "call %P[fn]\n\t"
-		     "xchg %%rsp, %[sp]"
-		     : [sp] "+r" (sp)
-		     : [fn] "i" (nop_callee)
-		     : "memory", "rax", "rcx", "rdx", "rsi", "rdi",
-		       "r8", "r9", "r10", "r11");
-	return 0;
-}
-#endif
-
-/* Row 16 (strong only) */
-static void stack_moved_to_kernel_stack(struct kunit *test)
-{
-#ifdef CONFIG_X86_64
-	struct sbm *sbm = test->priv;
-	unsigned long sp;
-
-	skip_unless_strong(test);
-	sp = (unsigned long)end_of_stack(current) + THREAD_SIZE - 64;
-	KUNIT_EXPECT_EQ(test, sbm_call(sbm, call_on_stack, sp), -EFAULT);
-	KUNIT_EXPECT_EQ(test, sbm_error(sbm), -EFAULT);
-#else
-	kunit_skip(test, "x86-64 only");
-#endif
-}
-
-/* Row 17 (x86-64, strong only) */
-static void write_noncanonical(struct kunit *test)
-{
-#ifdef CONFIG_X86_64
-	skip_unless_strong(test);
-	KUNIT_EXPECT_EQ(test, sbm_call((struct sbm *)test->priv, write_u32,
-				       (u32 *)0x8000000000000000UL, 1),
-			-EFAULT);
-	KUNIT_EXPECT_EQ(test, sbm_error((struct sbm *)test->priv), -EFAULT);
-#else
-	kunit_skip(test, "x86-64 only");
-#endif
-}
-
 /* Row 18 */
 static void calls_kernel_functions(struct kunit *test)
 {
@@ -1096,8 +1046,6 @@ static struct kunit_case sbm_test_cases[] = {
 	KUNIT_CASE(inout_updated),
 	KUNIT_CASE(copies_cleared_between_calls),
 	KUNIT_CASE(reads_current_stack_end),
-	KUNIT_CASE(stack_moved_to_kernel_stack),
-	KUNIT_CASE(write_noncanonical),
 	KUNIT_CASE(calls_kernel_functions),
 	KUNIT_CASE(six_mixed_args),
 	KUNIT_CASE(multi_page_buffers),
@@ -1130,3 +1078,4 @@ kunit_test_suite(sbm_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for SandBox Mode");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

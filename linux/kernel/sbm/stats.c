@@ -71,11 +71,24 @@ static int sbm_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(sbm_stats);
 
+static struct dentry *sbm_debugfs;
+
+/**
+ * sbm_debugfs_dir() - the SandBox Mode directory of debugfs
+ *
+ * For the architecture's debugging files, from late_initcall_sync() on.
+ *
+ * Return: the dentry of /sys/kernel/debug/sbm, or an ERR_PTR without one.
+ */
+struct dentry *sbm_debugfs_dir(void)
+{
+	return sbm_debugfs;
+}
+
 static int __init sbm_stats_init(void)
 {
-	struct dentry *dir = debugfs_create_dir("sbm", NULL);
-
-	debugfs_create_file("stats", 0444, dir, NULL, &sbm_stats_fops);
+	sbm_debugfs = debugfs_create_dir("sbm", NULL);
+	debugfs_create_file("stats", 0444, sbm_debugfs, NULL, &sbm_stats_fops);
 	return 0;
 }
 late_initcall(sbm_stats_init);

@@ -2,6 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """List the kernel code that SandBox Mode targets reach but may not run.
 
+x86-64 only: it reads x86-64 disassembly and knows what x86-64 strong
+isolation maps.
+
     sbm_reach.py [--fatal] [-o REPORT] OBJECT
 
 OBJECT is vmlinux or a relocatable object. Every function named

@@ -299,16 +299,11 @@ static int sbm_address_space_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sbm_address_space);
 
-/* After the generic code made the debugfs directory. */
+/* After the generic code made its debugfs directory. */
 static int __init sbm_ptdump_init(void)
 {
-	struct dentry *dir = debugfs_lookup("sbm", NULL);
-
-	if (!dir)
-		return 0;
-	debugfs_create_file("address_space", 0400, dir, NULL,
+	debugfs_create_file("address_space", 0400, sbm_debugfs_dir(), NULL,
 			    &sbm_address_space_fops);
-	dput(dir);
 	return 0;
 }
 late_initcall_sync(sbm_ptdump_init);

@@ -2,9 +2,9 @@
 /*
  * x86-64 SandBox Mode boundary fuzzer: the oracle's kernel half.
  *
- * A user process in the guest (tools/sbm-fuzz-oracle.c) writes
- * "SEED INDEX RW RO" to /sys/kernel/debug/sbm_fuzz/oracle, with the
- * addresses of two buffers laid out as the fuzzer's are. The kernel runs
+ * A user-space program writes "SEED INDEX RW RO" to
+ * /sys/kernel/debug/sbm_fuzz/oracle, with the addresses of two buffers
+ * laid out as the fuzzer's are. The kernel runs
  * stream INDEX of SEED in a sandbox and answers with how the call ended,
  * the class of the instruction it stopped at, and the same stream made for
  * the process's buffers, which the process then runs itself: the signal it

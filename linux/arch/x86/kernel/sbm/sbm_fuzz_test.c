@@ -4,8 +4,8 @@
  * instruction streams (sbm_fuzz_gen.c) as sandboxed targets, and after
  * each one check that everything the kernel relies on is as it was
  * before and that the call ended in a documented way. A difference is a
- * finding, printed with the seed, the stream's number and its bytes;
- * tools/sbm-fuzz-disasm.sh turns the printed stream into assembly.
+ * finding, printed with the seed, the stream's number and its bytes, 32
+ * per line, which objdump -D -b binary -m i386:x86-64 disassembles.
  *
  * sandbox_mode_fuzz finds nothing on a correct kernel. sandbox_mode_planted
  * runs on a kernel booted with sbm.plant= (CONFIG_SBM_PLANTED_FAULTS) and
@@ -279,7 +279,7 @@ static void fuzz_print_stream(struct fuzz_run *run, u64 index)
 	const struct sbm_fuzz_stream *s = &run->stream;
 	unsigned int off;
 
-	pr_err("stream seed=%lu index=%llu: %u bytes, %u items (tools/sbm-fuzz-disasm.sh)\n",
+	pr_err("stream seed=%lu index=%llu: %u bytes, %u items\n",
 	       seed, index, s->len, s->items);
 	for (off = 0; off < s->len; off += 32)
 		pr_err("stream %llu +%03x: %*phN\n", index, off,

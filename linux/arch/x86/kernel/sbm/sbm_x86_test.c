@@ -20,6 +20,7 @@
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task.h>
+#include <linux/sched/task_stack.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <trace/events/sbm.h>
@@ -67,6 +68,12 @@ static noinline int do_pf_fetch_kernel_data(void *data)
 static noinline int do_gp_noncanonical_read(void *data)
 {
 	return READ_ONCE(*(int *)0x8000000000000000UL);
+}
+
+static noinline int do_gp_noncanonical_write(void *data)
+{
+	WRITE_ONCE(*(int *)0x8000000000000000UL, 1);
+	return 0;
 }
 
 static noinline int do_gp_cli(void *data)
@@ -204,6 +211,7 @@ static const struct violation violations[] = {
 	{ "pf_fetch_kernel_data", do_pf_fetch_kernel_data, SBM_ABORT_PAGE_FAULT },
 	{ "pf_fetch_stack", do_exec_stack, SBM_ABORT_PAGE_FAULT },
 	{ "gp_noncanonical_read", do_gp_noncanonical_read, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_noncanonical_write", do_gp_noncanonical_write, SBM_ABORT_GENERAL_PROTECTION },
 	{ "gp_cli", do_gp_cli, SBM_ABORT_GENERAL_PROTECTION },
 	{ "gp_hlt", do_gp_hlt, SBM_ABORT_GENERAL_PROTECTION },
 	{ "gp_read_cr3", do_gp_read_cr3, SBM_ABORT_GENERAL_PROTECTION },
@@ -301,6 +309,37 @@ static void expect_readonly(struct kunit *test, bool map)
 static void input_is_readonly(struct kunit *test)
 {
 	expect_readonly(test, false);
+}
+
+static noinline void nop_callee(void)
+{
+	barrier();
+}
+
+/* Switches to @sp and calls a function, whose return address lands there. */
+static SBM_DEFINE_FUNC(call_on_stack, unsigned long, sp)
+{
+	asm volatile("xchg %%rsp, %[sp]\n\t"
+		     "call %P[fn]\n\t"
+		     "xchg %%rsp, %[sp]"
+		     : [sp] "+r" (sp)
+		     : [fn] "i" (nop_callee)
+		     : "memory", "rax", "rcx", "rdx", "rsi", "rdi",
+		       "r8", "r9", "r10", "r11");
+	return 0;
+}
+
+/* A target that moves its stack onto its caller's cannot write there. */
+static void stack_moved_to_kernel_stack(struct kunit *test)
+{
+	unsigned long sp;
+	struct sbm sbm;
+
+	sp = (unsigned long)end_of_stack(current) + THREAD_SIZE - 64;
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_call(&sbm, call_on_stack, sp), -EFAULT);
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -EFAULT);
+	sbm_destroy(&sbm);
 }
 
 static SBM_DEFINE_FUNC(exec_buffer, u8 *, code)
@@ -901,6 +940,7 @@ static struct kunit_case sbm_x86_test_cases[] = {
 	KUNIT_CASE_PARAM(violation_contained, violation_gen_params),
 	KUNIT_CASE(input_is_readonly),
 	KUNIT_CASE(no_exec_from_buffer),
+	KUNIT_CASE(stack_moved_to_kernel_stack),
 	KUNIT_CASE(mapped_readonly_is_readonly),
 	KUNIT_CASE(map_kernel_image_refused),
 	KUNIT_CASE_SLOW(long_computation),
