@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0
 /*
  * SandBox Mode benchmark: reading /sys/kernel/debug/sbm_bench/results runs
  * each scenario and prints "name nanoseconds-per-operation" lines.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0
 /*
  * SandBox Mode demonstration: parse "key=value" pairs in a sandbox.
  *
