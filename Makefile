@@ -3,7 +3,7 @@
 
 CONFIGS := off weak strong
 
-.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench shell fuzz check series clean
+.PHONY: all tree build $(addprefix build-,$(CONFIGS)) test demo bench shell fuzz check series kunit clean
 
 all: test
 
@@ -37,6 +37,10 @@ check: tree
 
 series: tree
 	tools/series.sh
+
+# make kunit [KUNIT_DIRS="kernel/sbm ..."]: the suites through kunit.py
+kunit: tree
+	KUNIT_DIRS="$(KUNIT_DIRS)" tools/kunit.sh
 
 clean:
 	rm -rf build
