@@ -21,6 +21,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>

@@ -8,6 +8,7 @@
 #include <linux/printk.h>
 #include <linux/ratelimit.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/pid.h>
 #include <linux/sched.h>
 #include <trace/events/sbm.h>

@@ -13,6 +13,7 @@
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 

@@ -16,6 +16,7 @@
 #include <linux/panic.h>
 #include <linux/random.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>

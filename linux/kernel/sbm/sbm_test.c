@@ -19,6 +19,7 @@
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>
 #include <linux/slab.h>

@@ -16,6 +16,7 @@
 #include <linux/export.h>
 #include <linux/kallsyms.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/string.h>
 
 #include "stats.h"

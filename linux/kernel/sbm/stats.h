@@ -7,6 +7,7 @@
 
 #include <linux/percpu.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 
 enum sbm_stat {
 	SBM_STAT_CREATED,

@@ -6,6 +6,7 @@
 #define _TRACE_SBM_H
 
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/tracepoint.h>
 
 TRACE_EVENT(sbm_enter,

@@ -19,6 +19,7 @@
 #include <linux/processor.h>
 #include <linux/mm.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task_stack.h>

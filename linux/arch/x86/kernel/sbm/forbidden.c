@@ -17,6 +17,7 @@
 #include <linux/kernel.h>
 #include <linux/percpu.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <asm/sections.h>

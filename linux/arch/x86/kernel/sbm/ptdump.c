@@ -23,6 +23,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 #include <asm/cpu_entry_area.h>

@@ -9,6 +9,7 @@
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/types.h>
 #include <linux/xarray.h>
 #include <asm/desc_defs.h>

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/processor.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/sched/task_stack.h>

@@ -10,6 +10,7 @@
 #include <kunit/test.h>
 #include <linux/mm.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 

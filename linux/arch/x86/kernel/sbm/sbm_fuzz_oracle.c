@@ -30,6 +30,7 @@
 #include <linux/init.h>
 #include <linux/mutex.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <asm/insn.h>

@@ -20,6 +20,7 @@
 #include <linux/moduleparam.h>
 #include <linux/processor.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>

@@ -17,6 +17,7 @@
 #include <linux/mm.h>
 #include <linux/nmi.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/task.h>

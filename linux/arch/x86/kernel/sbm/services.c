@@ -23,6 +23,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sbm.h>
+#include <linux/sbm_arch.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
