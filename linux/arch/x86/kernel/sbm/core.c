@@ -62,8 +62,6 @@ SBM_CTX_AT(sandbox_gsbase, SBM_CTX_SANDBOX_GSBASE);
 SBM_CTX_AT(sandbox_own_gs, SBM_CTX_SANDBOX_OWN_GS);
 SBM_CTX_AT(nmi_pending, SBM_CTX_NMI_PENDING);
 
-/* The largest argument block that goes on the sandbox stack. */
-#define SBM_MAX_ARGS_SIZE	256
 /*
  * The target returns to this address, which no sandbox maps: the fetch
  * faults, and the fault at this address with the initial stack tells a

@@ -116,6 +116,8 @@ struct x86_sbm {
 };
 
 #define SBM_STACK_SIZE		(4 * PAGE_SIZE)
+/* The largest argument block that goes on the sandbox stack. */
+#define SBM_MAX_ARGS_SIZE	256
 
 /* What each page of a sandbox's address space is for. */
 enum sbm_region {
@@ -225,6 +227,9 @@ int sbm_attack_std_spin(void *cycles);
 int sbm_attack_ac_ret(void *data);
 int sbm_attack_ac_fault(void *data);
 int sbm_attack_nt_ret(void *data);
+int sbm_attack_id_ret(void *data);
+int sbm_attack_vif_vip_ret(void *data);
+int sbm_attack_rf_fault(void *data);
 int sbm_attack_single_step(void *data);
 int sbm_attack_icebp(void *data);
 int sbm_attack_into(void *data);

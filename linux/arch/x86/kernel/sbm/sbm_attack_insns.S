@@ -78,6 +78,36 @@ ATTACK sbm_attack_nt_ret
 	popfq
 ATTACK_END sbm_attack_nt_ret
 
+/* CPL 3 may toggle ID (the CPUID probe). */
+ATTACK sbm_attack_id_ret
+	pushfq
+	xorq	$X86_EFLAGS_ID, (%rsp)
+	popfq
+ATTACK_END sbm_attack_id_ret
+
+/* POPF at CPL 3 must leave VIF and VIP as they are. */
+ATTACK sbm_attack_vif_vip_ret
+	pushfq
+	orq	$(X86_EFLAGS_VIF | X86_EFLAGS_VIP), (%rsp)
+	popfq
+ATTACK_END sbm_attack_vif_vip_ret
+
+/* IRETQ at CPL 3 loads RF; the fault that follows reports it set. */
+ATTACK sbm_attack_rf_fault
+	movq	%rsp, %rax
+	movl	%ss, %ecx
+	pushq	%rcx
+	pushq	%rax
+	pushfq
+	orq	$X86_EFLAGS_RF, (%rsp)
+	movl	%cs, %ecx
+	pushq	%rcx
+	leaq	1f(%rip), %rcx
+	pushq	%rcx
+	iretq
+1:	ud2
+ATTACK_END sbm_attack_rf_fault
+
 /* Single-step: #DB, with DR6.BS set by the CPU. */
 ATTACK sbm_attack_single_step
 	pushfq

@@ -36,7 +36,9 @@
 
 #define SECRET		0x5ec7e75ec7e75ec7UL
 #define FLAGS_KERNEL	(X86_EFLAGS_DF | X86_EFLAGS_AC | X86_EFLAGS_NT | \
-			 X86_EFLAGS_TF | X86_EFLAGS_IF | X86_EFLAGS_IOPL)
+			 X86_EFLAGS_TF | X86_EFLAGS_IF | X86_EFLAGS_IOPL | \
+			 X86_EFLAGS_RF | X86_EFLAGS_VIF | X86_EFLAGS_VIP | \
+			 X86_EFLAGS_ID)
 
 /* What the last abort said, through the sbm_abort tracepoint. */
 struct last_abort {
@@ -93,6 +95,9 @@ static const struct flags_attack flags_attacks[] = {
 	{ "ac_return", sbm_attack_ac_ret, 0 },
 	{ "ac_fault", sbm_attack_ac_fault, -EFAULT },
 	{ "nt_return", sbm_attack_nt_ret, 0 },
+	{ "id_toggled", sbm_attack_id_ret, 0 },
+	{ "vif_vip_return", sbm_attack_vif_vip_ret, 0 },
+	{ "rf_fault", sbm_attack_rf_fault, -EFAULT },
 	{ "tf_single_step", sbm_attack_single_step, -EFAULT },
 };
 

@@ -71,6 +71,25 @@ static noinline int do_gp_noncanonical_read(void *data)
 	return READ_ONCE(*(int *)0x8000000000000000UL);
 }
 
+/*
+ * A pointer to the target's own stack with a LAM tag in bit 62: the
+ * sandbox enables no LAM, so it is non-canonical.
+ */
+static noinline int do_gp_tagged_pointer(void *data)
+{
+	int word = 1;
+
+	barrier_data(&word);
+	return READ_ONCE(*(int *)((unsigned long)&word & ~BIT_ULL(62)));
+}
+
+/* An LDT selector: the kernel thread has no LDT, and none is mapped. */
+static noinline int do_gp_ldt_selector(void *data)
+{
+	asm volatile("movw %w0, %%fs" : : "r" (SEGMENT_TI_MASK | USER_RPL));
+	return 0;
+}
+
 static noinline int do_gp_noncanonical_write(void *data)
 {
 	WRITE_ONCE(*(int *)0x8000000000000000UL, 1);
@@ -213,6 +232,8 @@ static const struct violation violations[] = {
 	{ "pf_fetch_stack", do_exec_stack, SBM_ABORT_PAGE_FAULT },
 	{ "gp_noncanonical_read", do_gp_noncanonical_read, SBM_ABORT_GENERAL_PROTECTION },
 	{ "gp_noncanonical_write", do_gp_noncanonical_write, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_tagged_pointer", do_gp_tagged_pointer, SBM_ABORT_GENERAL_PROTECTION },
+	{ "gp_ldt_selector", do_gp_ldt_selector, SBM_ABORT_GENERAL_PROTECTION },
 	{ "gp_cli", do_gp_cli, SBM_ABORT_GENERAL_PROTECTION },
 	{ "gp_hlt", do_gp_hlt, SBM_ABORT_GENERAL_PROTECTION },
 	{ "gp_read_cr3", do_gp_read_cr3, SBM_ABORT_GENERAL_PROTECTION },
@@ -284,6 +305,38 @@ static void violation_contained(struct kunit *test)
 	/* A new instance on the same CPU state still works. */
 	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
 	KUNIT_EXPECT_EQ(test, sbm_exec(&sbm, do_pf_read_user, NULL), -EFAULT);
+	sbm_destroy(&sbm);
+}
+
+static noinline int last_arg_byte(void *args)
+{
+	return ((u8 *)args)[SBM_MAX_ARGS_SIZE - 1];
+}
+
+/*
+ * An argument block that fits is copied whole; a larger one is refused
+ * with a report and a sticky -E2BIG, and the target does not run.
+ */
+static void args_over_limit_refused(struct kunit *test)
+{
+	struct abort_record rec = { .kind = -1 };
+	u8 *args;
+	struct sbm sbm;
+
+	args = kunit_kzalloc(test, SBM_MAX_ARGS_SIZE + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, args);
+	args[SBM_MAX_ARGS_SIZE - 1] = 0x5a;
+	KUNIT_ASSERT_EQ(test, sbm_init(&sbm), 0);
+	KUNIT_EXPECT_EQ(test, sbm_exec_args(&sbm, last_arg_byte, args,
+					    SBM_MAX_ARGS_SIZE), 0x5a);
+	rec.sbm = &sbm;
+	KUNIT_ASSERT_EQ(test, register_trace_sbm_abort(record_kind, &rec), 0);
+	KUNIT_EXPECT_EQ(test, sbm_exec_args(&sbm, last_arg_byte, args,
+					    SBM_MAX_ARGS_SIZE + 1), -E2BIG);
+	unregister_trace_sbm_abort(record_kind, &rec);
+	tracepoint_synchronize_unregister();
+	KUNIT_EXPECT_NE(test, rec.kind, -1);
+	KUNIT_EXPECT_EQ(test, sbm_error(&sbm), -E2BIG);
 	sbm_destroy(&sbm);
 }
 
@@ -939,6 +992,7 @@ static void nmi_storm(struct kunit *test)
 
 static struct kunit_case sbm_x86_test_cases[] = {
 	KUNIT_CASE_PARAM(violation_contained, violation_gen_params),
+	KUNIT_CASE(args_over_limit_refused),
 	KUNIT_CASE(input_is_readonly),
 	KUNIT_CASE(no_exec_from_buffer),
 	KUNIT_CASE(stack_moved_to_kernel_stack),
