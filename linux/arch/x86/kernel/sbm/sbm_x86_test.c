@@ -71,6 +71,12 @@ static noinline int do_gp_noncanonical_read(void *data)
 	return READ_ONCE(*(int *)0x8000000000000000UL);
 }
 
+static noinline int do_gp_noncanonical_write(void *data)
+{
+	WRITE_ONCE(*(int *)0x8000000000000000UL, 1);
+	return 0;
+}
+
 /*
  * A pointer to the target's own stack with a LAM tag in bit 62: the
  * sandbox enables no LAM, so it is non-canonical.
@@ -87,12 +93,6 @@ static noinline int do_gp_tagged_pointer(void *data)
 static noinline int do_gp_ldt_selector(void *data)
 {
 	asm volatile("movw %w0, %%fs" : : "r" (SEGMENT_TI_MASK | USER_RPL));
-	return 0;
-}
-
-static noinline int do_gp_noncanonical_write(void *data)
-{
-	WRITE_ONCE(*(int *)0x8000000000000000UL, 1);
 	return 0;
 }
 
@@ -315,7 +315,7 @@ static noinline int last_arg_byte(void *args)
 
 /*
  * An argument block that fits is copied whole; a larger one is refused
- * with a report and a sticky -E2BIG, and the target does not run.
+ * with a report and a sticky -E2BIG instead of the target's result.
  */
 static void args_over_limit_refused(struct kunit *test)
 {
